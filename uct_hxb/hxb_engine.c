@@ -1,0 +1,399 @@
+/* Engine: owns rails and peers, dispatches received frames, drives timers. */
+#include "hxb_engine_int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+double hxb_now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+void hxb_engine_cfg_default(hxb_engine_cfg_t *c)
+{
+    memset(c, 0, sizeof(*c));
+    c->job_key = 0x6878622d6b657931ull; /* "hxb-key1" */
+    c->window = 1024;
+    c->max_msg = 64 * 1024;
+    c->csum = 1;
+    c->rto_min = 1e-3;
+    c->rto_max = 200e-3;
+    c->ack_delay = 20e-6;
+    c->ack_every = 32;
+    c->rail_inflight = 64;
+    c->peer_timeout = 10.0;
+    c->probe_interval = 50e-3;
+}
+
+hxb_buf_t *hxb_pool_get(hxb_pool_t *pool)
+{
+    hxb_buf_t *b = pool->free;
+
+    if (b) {
+        pool->free = b->next;
+        return b;
+    }
+    if (pool->count >= pool->max) {
+        return NULL;
+    }
+    b = malloc(sizeof(*b) + pool->size);
+    if (b) {
+        pool->count++;
+    }
+    return b;
+}
+
+void hxb_pool_put(hxb_pool_t *pool, hxb_buf_t *b)
+{
+    b->next = pool->free;
+    pool->free = b;
+}
+
+static void pool_cleanup(hxb_pool_t *pool)
+{
+    hxb_buf_t *b;
+
+    while ((b = pool->free)) {
+        pool->free = b->next;
+        free(b);
+    }
+}
+
+int hxb_engine_create(const hxb_engine_cfg_t *cfg, const hxb_callbacks_t *cb,
+                      hxb_engine_t **e_p)
+{
+    hxb_engine_t *e;
+
+    if (!cfg->window || (cfg->window & (cfg->window - 1)) ||
+        cfg->window > HXB_SACK_BITS) {
+        return -EINVAL;
+    }
+    e = calloc(1, sizeof(*e));
+    if (!e) {
+        return -ENOMEM;
+    }
+    e->cfg = *cfg;
+    e->cb = *cb;
+    e->frag = 0;
+    e->bpool.size = cfg->max_msg;
+    e->bpool.max = 2 * cfg->window;
+    e->now = hxb_now();
+    *e_p = e;
+    return 0;
+}
+
+static void peer_free(hxb_peer_t *p)
+{
+    hxb_engine_t *e = p->e;
+    hxb_op_t *op;
+    hxb_flushreq_t *f;
+    unsigned i;
+
+    for (i = 0; i < e->cfg.window; i++) {
+        if (p->tx[i].buf) {
+            hxb_pool_put(&e->bpool, p->tx[i].buf);
+        }
+        if (p->rx[i].buf) {
+            hxb_pool_put(&e->rpool, p->rx[i].buf);
+        }
+    }
+    while ((op = p->ops)) {
+        p->ops = op->next;
+        free(op);
+    }
+    while ((f = p->flushes)) {
+        p->flushes = f->next;
+        free(f);
+    }
+    free(p->asm_buf);
+    free(p->tx);
+    free(p->rx);
+    free(p);
+}
+
+void hxb_engine_destroy(hxb_engine_t *e)
+{
+    hxb_peer_t *p;
+    hxb_op_t *op;
+    hxb_flushreq_t *f;
+    int i;
+
+    for (i = 0; i < HXB_PEER_HASH; i++) {
+        while ((p = e->hash[i])) {
+            e->hash[i] = p->hnext;
+            peer_free(p);
+        }
+    }
+    for (i = 0; i < e->nrails; i++) {
+        e->rails[i]->ops->close(e->rails[i]);
+    }
+    while ((op = e->free_ops)) {
+        e->free_ops = op->next;
+        free(op);
+    }
+    while ((f = e->free_flush)) {
+        e->free_flush = f->next;
+        free(f);
+    }
+    pool_cleanup(&e->bpool);
+    pool_cleanup(&e->rpool);
+    free(e);
+}
+
+int hxb_engine_add_rail(hxb_engine_t *e, hxb_rail_t *rail)
+{
+    size_t frag;
+
+    if (e->nrails == HXB_MAX_RAILS) {
+        return -ENOSPC;
+    }
+    if (rail->mtu < sizeof(hxb_hdr_t) + 64 + 256) {
+        return -EMSGSIZE;
+    }
+    rail->index = e->nrails;
+    e->rails[e->nrails++] = rail;
+    /* every frame must fit every rail: a retransmission may change rail */
+    frag = rail->mtu - sizeof(hxb_hdr_t) - sizeof(hxb_put_ext_t);
+    frag &= ~(size_t)63;
+    if (!e->frag || frag < e->frag) {
+        e->frag = frag;
+    }
+    e->rpool.size = e->frag + HXB_HB_MAX + HXB_AM_INLINE;
+    e->rpool.max = 4 * e->cfg.window;
+    return 0;
+}
+
+int hxb_engine_num_rails(hxb_engine_t *e) { return e->nrails; }
+hxb_rail_t *hxb_engine_rail(hxb_engine_t *e, int i) { return e->rails[i]; }
+size_t hxb_engine_frag_size(hxb_engine_t *e) { return e->frag; }
+const hxb_engine_stats_t *hxb_engine_stats(hxb_engine_t *e) { return &e->stats; }
+const hxb_engine_cfg_t *hxb_engine_cfg(hxb_engine_t *e) { return &e->cfg; }
+
+int hxb_engine_fds(hxb_engine_t *e, int *fds, int max)
+{
+    int i, n = 0;
+
+    for (i = 0; i < e->nrails && n < max; i++) {
+        if (e->rails[i]->fd >= 0) {
+            fds[n++] = e->rails[i]->fd;
+        }
+    }
+    return n;
+}
+
+static unsigned peer_hash(uint16_t node, uint16_t proc)
+{
+    return ((unsigned)node * 31u + proc * 2654435761u) % HXB_PEER_HASH;
+}
+
+static hxb_peer_t *peer_lookup(hxb_engine_t *e, uint16_t node, uint16_t proc)
+{
+    hxb_peer_t *p;
+
+    for (p = e->hash[peer_hash(node, proc)]; p; p = p->hnext) {
+        if (p->node == node && p->proc == proc) {
+            return p;
+        }
+    }
+    return NULL;
+}
+
+static hxb_peer_t *peer_new(hxb_engine_t *e, uint16_t node, uint16_t proc,
+                            uint32_t epoch)
+{
+    hxb_peer_t *p = calloc(1, sizeof(*p));
+    unsigned h;
+
+    if (!p) {
+        return NULL;
+    }
+    p->tx = calloc(e->cfg.window, sizeof(*p->tx));
+    p->rx = calloc(e->cfg.window, sizeof(*p->rx));
+    p->asm_buf = malloc(e->cfg.max_msg);
+    if (!p->tx || !p->rx || !p->asm_buf) {
+        free(p->tx);
+        free(p->rx);
+        free(p->asm_buf);
+        free(p);
+        return NULL;
+    }
+    p->e = e;
+    p->node = node;
+    p->proc = proc;
+    p->epoch = epoch;
+    p->rto = e->cfg.rto_min * 4;
+    p->last_ack_progress = e->now;
+    h = peer_hash(node, proc);
+    p->hnext = e->hash[h];
+    e->hash[h] = p;
+    return p;
+}
+
+/* The peer restarted (new epoch): what we had in flight to its old
+ * incarnation is lost, and its sequence space starts over. */
+static void peer_reset(hxb_peer_t *p, uint32_t epoch)
+{
+    hxb_engine_t *e = p->e;
+    unsigned i;
+
+    hxb_tx_fail_all(p, HXB_E_PEER);
+    hxb_rx_reset(p);
+    for (i = 0; i < e->cfg.window; i++) {
+        p->tx[i].state = TX_FREE;
+    }
+    p->tx_next = p->tx_push = p->tx_una = 0;
+    memset(p->rail_ctr, 0, sizeof(p->rail_ctr));
+    memset(p->rail_hi, 0, sizeof(p->rail_hi));
+    p->epoch = epoch;
+    p->failed = 0;
+    p->last_ack_progress = e->now;
+}
+
+hxb_peer_t *hxb_peer_get(hxb_engine_t *e, uint16_t node, uint16_t proc,
+                         uint32_t epoch, const hxb_raddr_t *addrs,
+                         uint32_t rail_mask)
+{
+    hxb_peer_t *p = peer_lookup(e, node, proc);
+    int i;
+
+    if (!p) {
+        p = peer_new(e, node, proc, epoch);
+        if (!p) {
+            return NULL;
+        }
+    } else if (p->epoch != epoch) {
+        peer_reset(p, epoch);
+    }
+    for (i = 0; i < e->nrails; i++) {
+        if (rail_mask & (1u << i)) {
+            p->addr[i] = addrs[i];
+        }
+    }
+    p->rail_mask |= rail_mask;
+    p->refs++;
+    return p;
+}
+
+void hxb_peer_put_ref(hxb_peer_t *p)
+{
+    /* peers live as long as the engine: a late frame of a closed endpoint
+     * must still find its sequence state, or it would be taken for new */
+    if (p->refs > 0) {
+        p->refs--;
+    }
+}
+
+int hxb_peer_failed(const hxb_peer_t *p) { return p->failed; }
+uint32_t hxb_peer_rail_mask(const hxb_peer_t *p) { return p->rail_mask; }
+
+void hxb_peer_activate(hxb_peer_t *p)
+{
+    if (!p->active) {
+        p->active = 1;
+        p->anext = p->e->active;
+        p->e->active = p;
+    }
+}
+
+static void engine_rx_cb(void *arg, hxb_rail_t *rail, void *data, size_t size,
+                         const hxb_raddr_t *src)
+{
+    hxb_engine_t *e = arg;
+    hxb_hdr_t *h = data;
+    hxb_peer_t *p;
+    int why;
+
+    why = hxb_frame_check(data, size, e->cfg.job_key);
+    if (why != HXB_DROP_MAX) {
+        e->stats.drops[why]++;
+        return;
+    }
+    if (h->dst_node != e->cfg.node_id || h->dst_proc != e->cfg.proc_id ||
+        h->dst_epoch != e->cfg.epoch) {
+        /* relaying frames of other nodes is the router's job (issue 3) */
+        e->stats.drops[HXB_DROP_DST]++;
+        return;
+    }
+    if (h->hops == 0) {
+        e->stats.drops[HXB_DROP_HOPS]++;
+        return;
+    }
+    e->stats.rx_frames++;
+    p = peer_lookup(e, h->src_node, h->src_proc);
+    if (!p) {
+        p = peer_new(e, h->src_node, h->src_proc, h->src_epoch);
+        if (!p) {
+            e->stats.drops[HXB_DROP_NOBUF]++;
+            return;
+        }
+    } else if (p->epoch != h->src_epoch) {
+        peer_reset(p, h->src_epoch);
+    }
+    /* learn (or refresh) where the peer is on this rail */
+    if (rail->ip && src->ip) {
+        p->addr[rail->index].ip = src->ip;
+        p->addr[rail->index].port = src->port;
+    }
+    memcpy(p->addr[rail->index].mac, src->mac, 6);
+    p->rail_mask |= 1u << rail->index;
+    hxb_rx_frame(p, rail, h, size);
+}
+
+static void engine_check_links(hxb_engine_t *e)
+{
+    int i;
+
+    for (i = 0; i < e->nrails; i++) {
+        hxb_rail_t *r = e->rails[i];
+        int was = r->up;
+        if (r->fd >= 0) {
+            hxb_rail_refresh(r);
+        }
+        if (was && !r->up) {
+            e->stats.rail_failovers++;
+        }
+    }
+}
+
+unsigned hxb_engine_progress(hxb_engine_t *e)
+{
+    hxb_peer_t *p, **pp;
+    unsigned n = 0;
+    int i;
+
+    e->now = hxb_now();
+    for (i = 0; i < e->nrails; i++) {
+        n += e->rails[i]->ops->recv(e->rails[i], engine_rx_cb, e, 64);
+    }
+    if (n) {
+        e->now = hxb_now();
+    }
+    if (e->now >= e->next_link_check) {
+        engine_check_links(e);
+        e->next_link_check = e->now + 0.1;
+    }
+    for (pp = &e->active; (p = *pp);) {
+        if (p->rx_unacked &&
+            (p->ack_now || p->rx_unacked >= e->cfg.ack_every ||
+             e->now >= p->ack_due)) {
+            hxb_rx_send_ack(p);
+        }
+        hxb_tx_progress(p);
+        hxb_tx_timers(p);
+        if (!p->rx_unacked && hxb_peer_tx_idle(p)) {
+            p->active = 0;          /* nothing left to do for this peer */
+            *pp = p->anext;
+        } else {
+            pp = &p->anext;
+        }
+    }
+    for (i = 0; i < e->nrails; i++) {
+        e->rails[i]->ops->flush(e->rails[i]);
+    }
+    return n;
+}

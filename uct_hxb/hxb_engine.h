@@ -1,0 +1,120 @@
+/* The hxb engine: rails, peers, reliable striped delivery. Free of UCX
+ * types so it can be unit-tested directly; uct_hxb_*.c map UCT onto it.
+ *
+ * Dataflow (doc/DESIGN.md has the picture):
+ *   send: op -> frames in the peer's TX window (sequence numbers) ->
+ *         stripe: each frame on the least loaded rail that reaches the peer
+ *   recv: rail burst -> validate -> peer -> ack/sack processing ->
+ *         PUT/GET data placed at once; AM fragments through the reorder
+ *         window -> delivered in sequence order
+ *   acks: cumulative (piggybacked on every frame) + selective bitmap
+ *         (ACK frames, coalesced); a frame is lost when a later frame sent on
+ *         the same rail was acked (rails keep order) or on RTO. */
+#ifndef HXB_ENGINE_H
+#define HXB_ENGINE_H
+
+#include "hxb_rail.h"
+#include "hxb_wire.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define HXB_OK        0
+#define HXB_EAGAIN    (-11)   /* no resources now: retry after progress   */
+#define HXB_INPROGRESS 1      /* accepted; completion callback will follow */
+
+#define HXB_E_RKEY    1       /* remote refused: address outside region    */
+#define HXB_E_PEER    2       /* peer unreachable / timed out              */
+#define HXB_E_CANCEL  3       /* operation cancelled (endpoint destroyed)  */
+
+#define HXB_AM_INLINE 192     /* am_short / am_zcopy header bytes kept in the slot */
+
+typedef struct hxb_engine hxb_engine_t;
+typedef struct hxb_peer   hxb_peer_t;
+
+typedef struct hxb_engine_cfg {
+    uint64_t job_key;
+    uint16_t node_id, proc_id;
+    uint32_t epoch;           /* random per engine instance              */
+    unsigned window;          /* frames in flight per peer, power of 2   */
+    size_t   max_msg;         /* largest AM (bcopy) message              */
+    int      csum;            /* checksum every frame                    */
+    double   rto_min, rto_max;/* seconds                                 */
+    double   ack_delay;       /* seconds a received frame may stay unacked */
+    unsigned ack_every;       /* ack at once after this many frames      */
+    unsigned rail_inflight;   /* frames in flight per rail (flow control)*/
+    double   peer_timeout;    /* no progress for this long: peer failed  */
+    double   probe_interval;  /* liveness probes of suspect rails        */
+} hxb_engine_cfg_t;
+
+typedef struct hxb_callbacks {
+    void *arg;
+    /* an active message, in order per peer; data valid during the call */
+    void (*am)(void *arg, hxb_peer_t *peer, unsigned am_id, void *data,
+               size_t len);
+    /* an operation given a non-NULL comp finished (status 0 or HXB_E_*) */
+    void (*complete)(void *arg, void *comp, int status);
+    /* may a peer write (write=1) or read [addr, addr+len) under rkey? 0=yes */
+    int  (*mem_check)(void *arg, uint64_t addr, uint64_t rkey, size_t len,
+                      int write);
+    /* the peer stopped answering; its pending operations completed with
+     * HXB_E_PEER before this call */
+    void (*peer_failed)(void *arg, hxb_peer_t *peer);
+} hxb_callbacks_t;
+
+typedef struct hxb_engine_stats {
+    uint64_t drops[HXB_DROP_MAX];
+    uint64_t tx_frames, rx_frames, retransmits, rto_fired, fast_retx;
+    uint64_t acks_sent, acks_rcvd, am_delivered, ooo_held, peers_failed;
+    uint64_t rail_failovers;
+} hxb_engine_stats_t;
+
+void hxb_engine_cfg_default(hxb_engine_cfg_t *cfg);
+int  hxb_engine_create(const hxb_engine_cfg_t *cfg, const hxb_callbacks_t *cb,
+                       hxb_engine_t **e_p);
+void hxb_engine_destroy(hxb_engine_t *e);
+/* the engine takes ownership of the rail */
+int  hxb_engine_add_rail(hxb_engine_t *e, hxb_rail_t *rail);
+int  hxb_engine_num_rails(hxb_engine_t *e);
+hxb_rail_t *hxb_engine_rail(hxb_engine_t *e, int i);
+size_t hxb_engine_frag_size(hxb_engine_t *e);  /* payload bytes per frame */
+const hxb_engine_stats_t *hxb_engine_stats(hxb_engine_t *e);
+const hxb_engine_cfg_t *hxb_engine_cfg(hxb_engine_t *e);
+
+/* receive, acknowledge, retransmit, send what is queued; returns how many
+ * events happened (0 = idle) */
+unsigned hxb_engine_progress(hxb_engine_t *e);
+/* descriptors to poll() for blocking progress */
+int  hxb_engine_fds(hxb_engine_t *e, int *fds, int max);
+
+/* Peers. A peer is created by hxb_peer_get from its address or, for one
+ * that contacts us first, on its first frame. addrs[i] is the peer's
+ * address on local rail i (mask bit i set when rail i reaches it). */
+hxb_peer_t *hxb_peer_get(hxb_engine_t *e, uint16_t node, uint16_t proc,
+                         uint32_t epoch, const hxb_raddr_t *addrs,
+                         uint32_t rail_mask);
+void hxb_peer_put_ref(hxb_peer_t *p);
+int  hxb_peer_failed(const hxb_peer_t *p);
+uint32_t hxb_peer_rail_mask(const hxb_peer_t *p);
+
+/* Operations. Return HXB_OK (done, data copied), HXB_INPROGRESS (comp will
+ * be called), HXB_EAGAIN (no room: progress and retry), or -HXB_E_PEER.
+ * Zero-copy buffers must stay valid until completion. */
+int hxb_am_send(hxb_peer_t *p, unsigned am_id, const struct iovec *iov,
+                int iovcnt);
+/* bcopy: pack(dest, arg) writes at most max_msg bytes and returns the length */
+typedef size_t (*hxb_pack_cb_t)(void *dest, void *arg);
+long hxb_am_bcopy(hxb_peer_t *p, unsigned am_id, hxb_pack_cb_t pack, void *arg);
+int hxb_am_zcopy(hxb_peer_t *p, unsigned am_id, const void *hdr, size_t hdr_len,
+                 const void *data, size_t len, void *comp);
+int hxb_put(hxb_peer_t *p, const void *data, size_t len, uint64_t raddr,
+            uint64_t rkey, void *comp);
+int hxb_get(hxb_peer_t *p, void *data, size_t len, uint64_t raddr, uint64_t rkey,
+            void *comp);
+/* completes when everything issued so far on the peer is acknowledged */
+int hxb_flush(hxb_peer_t *p, void *comp);
+/* forget pending completions of this peer (endpoint destroyed) */
+void hxb_peer_cancel(hxb_peer_t *p);
+int hxb_peer_tx_idle(const hxb_peer_t *p);
+
+#endif

@@ -1,0 +1,161 @@
+/* Engine internals shared by hxb_engine.c, hxb_tx.c and hxb_rx.c. */
+#ifndef HXB_ENGINE_INT_H
+#define HXB_ENGINE_INT_H
+
+#include "hxb_engine.h"
+
+#define HXB_HB_MAX    (sizeof(hxb_hdr_t) + 32)  /* header + largest extension */
+#define HXB_MAX_GETS  1024
+#define HXB_PEER_HASH 256
+
+enum { TX_FREE = 0, TX_QUEUED, TX_INFLIGHT, TX_SACKED };
+enum { RX_EMPTY = 0, RX_HELD, RX_DONE };
+enum { OP_AM_ZC = 1, OP_PUT, OP_GET_REQ, OP_GET_RESP, OP_FLUSH };
+
+typedef struct hxb_buf {          /* pooled copy buffer (bcopy data, held rx) */
+    struct hxb_buf *next;
+    size_t          len;
+    uint8_t         data[];
+} hxb_buf_t;
+
+typedef struct hxb_pool {
+    hxb_buf_t *free;
+    size_t     size;              /* data bytes per buffer */
+    unsigned   count, max;
+} hxb_pool_t;
+
+/* one sequenced frame in the TX window */
+typedef struct hxb_txslot {
+    uint8_t      state;
+    uint8_t      rail;
+    uint8_t      retx;
+    uint8_t      hb_len;          /* header + extension bytes in hb        */
+    uint8_t      err;             /* the receiver refused it (HXB_E_*)     */
+    uint16_t     inl_len;         /* bytes of inl[] sent after hb          */
+    uint32_t     rail_ctr;        /* n-th frame sent to this peer on rail   */
+    uint32_t     data_len;
+    double       sent_at;
+    const void  *data;            /* payload (user memory or a pool buffer) */
+    hxb_buf_t   *buf;             /* pool buffer to release when acked      */
+    void        *comp;            /* completion to signal when acked        */
+    uint8_t      hb[HXB_HB_MAX];
+    uint8_t      inl[HXB_AM_INLINE];
+} hxb_txslot_t;
+
+typedef struct hxb_rxslot {
+    uint8_t    state;
+    hxb_buf_t *buf;               /* held AM fragment (header included)     */
+} hxb_rxslot_t;
+
+typedef struct hxb_op {           /* a long operation cut into frames later */
+    struct hxb_op *next;
+    int            kind;
+    unsigned       am_id;
+    const uint8_t *data;
+    size_t         len, off;
+    uint64_t       raddr, rkey;
+    uint32_t       get_id;
+    uint32_t       status;
+    void          *comp;
+    uint16_t       hdr_len;
+    uint8_t        hdr[HXB_AM_INLINE];
+} hxb_op_t;
+
+typedef struct hxb_flushreq {     /* completes when tx_una reaches seq */
+    struct hxb_flushreq *next;
+    uint32_t             seq;
+    void                *comp;
+} hxb_flushreq_t;
+
+typedef struct hxb_get {          /* a read this process asked for */
+    hxb_peer_t *peer;
+    uint8_t    *buf;
+    size_t      len, got;
+    void       *comp;
+    uint32_t    id;
+    int         status;
+} hxb_get_t;
+
+struct hxb_peer {
+    hxb_engine_t  *e;
+    hxb_peer_t    *hnext;
+    uint16_t       node, proc;
+    uint32_t       epoch;          /* the peer's epoch                      */
+    int            refs;
+    int            failed;
+    hxb_raddr_t    addr[HXB_MAX_RAILS];
+    uint32_t       rail_mask;      /* local rails that reach the peer       */
+    uint32_t       suspect_mask;   /* rails that lost frames, being probed  */
+    double         suspect_since[HXB_MAX_RAILS];
+    unsigned       rail_rto[HXB_MAX_RAILS]; /* consecutive RTOs per rail    */
+    /* TX */
+    uint32_t       tx_next, tx_push, tx_una;
+    hxb_txslot_t  *tx;
+    uint32_t       rail_ctr[HXB_MAX_RAILS];
+    uint32_t       rail_hi[HXB_MAX_RAILS];  /* highest rail_ctr acked       */
+    hxb_op_t      *ops, *ops_tail;
+    unsigned       nops;
+    hxb_flushreq_t *flushes;
+    double         srtt, rttvar, rto;
+    double         last_ack_progress;
+    unsigned       tx_inflight;
+    /* RX */
+    uint32_t       rx_next;        /* every seq before it was received     */
+    uint32_t       rx_hi;          /* one past the highest seq received    */
+    hxb_rxslot_t  *rx;
+    unsigned       rx_unacked;
+    double         ack_due;
+    int            ack_now;
+    uint8_t       *asm_buf;        /* AM reassembly                          */
+    size_t         asm_len, asm_total;
+    unsigned       asm_id;
+    int            asm_active;
+    /* engine's active list */
+    hxb_peer_t    *anext;
+    int            active;
+};
+
+struct hxb_engine {
+    hxb_engine_cfg_t   cfg;
+    hxb_callbacks_t    cb;
+    hxb_rail_t        *rails[HXB_MAX_RAILS];
+    int                nrails;
+    unsigned           rail_inflight[HXB_MAX_RAILS];
+    size_t             frag;        /* payload bytes per frame (min over rails) */
+    hxb_peer_t        *hash[HXB_PEER_HASH];
+    hxb_peer_t        *active;      /* peers with work pending               */
+    hxb_pool_t         bpool;       /* max_msg buffers for bcopy            */
+    hxb_pool_t         rpool;       /* frame-sized buffers for held rx       */
+    hxb_op_t          *free_ops;
+    hxb_flushreq_t    *free_flush;
+    hxb_get_t          gets[HXB_MAX_GETS];
+    uint32_t           get_gen;
+    double             now;
+    double             next_timer, next_link_check;
+    hxb_engine_stats_t stats;
+};
+
+double hxb_now(void);
+hxb_buf_t *hxb_pool_get(hxb_pool_t *pool);
+void hxb_pool_put(hxb_pool_t *pool, hxb_buf_t *b);
+void hxb_peer_activate(hxb_peer_t *p);
+
+/* hxb_tx.c */
+void hxb_tx_hdr(hxb_peer_t *p, hxb_hdr_t *h, unsigned kind, size_t len);
+void hxb_tx_progress(hxb_peer_t *p);
+void hxb_tx_ack_rcvd(hxb_peer_t *p, uint32_t cum, const uint64_t *bits,
+                     unsigned nbits);
+void hxb_tx_timers(hxb_peer_t *p);
+void hxb_tx_fail_all(hxb_peer_t *p, int status);
+void hxb_tx_err_rcvd(hxb_peer_t *p, uint32_t seq, uint32_t status);
+int  hxb_tx_get_resp(hxb_peer_t *p, const hxb_get_req_ext_t *req);
+void hxb_tx_send_unseq(hxb_peer_t *p, int rail, unsigned kind, const void *ext,
+                       size_t ext_len);
+int  hxb_tx_pick_rail(hxb_peer_t *p, int avoid);
+
+/* hxb_rx.c */
+void hxb_rx_frame(hxb_peer_t *p, hxb_rail_t *rail, hxb_hdr_t *h, size_t size);
+void hxb_rx_send_ack(hxb_peer_t *p);
+void hxb_rx_reset(hxb_peer_t *p);
+
+#endif

@@ -1,0 +1,86 @@
+/* A rail: one NIC (or one UDP address) hxb sends and receives frames on.
+ * Kinds: raw Ethernet (AF_PACKET, mmapped RX ring), UDP, and an in-memory
+ * rail with seeded faults for unit tests. Sends are batched: send() queues,
+ * flush() hands the batch to the kernel in one system call. */
+#ifndef HXB_RAIL_H
+#define HXB_RAIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/uio.h>
+
+#define HXB_RAIL_BATCH 32
+#define HXB_MAX_RAILS  16
+
+typedef struct hxb_rail hxb_rail_t;
+
+/* where a peer is on a rail */
+typedef struct hxb_raddr {
+    uint8_t  mac[6];
+    uint16_t port;      /* UDP port, network order */
+    uint32_t ip;        /* IPv4, network order     */
+} hxb_raddr_t;
+
+/* called for each received frame; `data` is valid only during the call */
+typedef void (*hxb_rx_cb_t)(void *arg, hxb_rail_t *rail, void *data,
+                            size_t len, const hxb_raddr_t *src);
+
+typedef struct hxb_rail_ops {
+    /* queue one frame; iov[0] starts with the hxb header. 0 or -errno
+     * (-EAGAIN: the rail's queue is full, try later or another rail) */
+    int  (*send)(hxb_rail_t *rail, const hxb_raddr_t *dst,
+                 const struct iovec *iov, int iovcnt);
+    int  (*flush)(hxb_rail_t *rail);
+    /* deliver up to max received frames to cb; returns how many */
+    int  (*recv)(hxb_rail_t *rail, hxb_rx_cb_t cb, void *arg, int max);
+    void (*close)(hxb_rail_t *rail);
+} hxb_rail_ops_t;
+
+typedef struct hxb_rail_stats {
+    uint64_t tx_frames, tx_bytes, tx_again, tx_errors;
+    uint64_t rx_frames, rx_bytes, rx_ring_drops;
+} hxb_rail_stats_t;
+
+struct hxb_rail {
+    const hxb_rail_ops_t *ops;
+    int              index;        /* position in the engine's rail table  */
+    int              fd;           /* pollable descriptor, -1 if none       */
+    size_t           mtu;          /* largest hxb frame (header included)   */
+    char             ifname[16];
+    uint8_t          mac[6];
+    uint32_t         ip;           /* network order, 0 if none              */
+    uint8_t          prefix;
+    uint16_t         port;         /* UDP rails: bound port, network order  */
+    uint32_t         net_id;       /* which switch/subnet: rails with equal
+                                      net_id reach each other directly      */
+    uint8_t          dim, railno;  /* hyper-crossbar position (topology)    */
+    double           speed;        /* bytes per second                      */
+    int              up;           /* link state as last seen               */
+    hxb_rail_stats_t stats;
+};
+
+typedef enum { HXB_RAIL_RAW = 0, HXB_RAIL_UDP = 1 } hxb_rail_kind_t;
+
+/* Open a rail on interface `ifname`. proc_id is this process's id on the
+ * node (raw rails steer frames with it in the kernel); for UDP rails *port
+ * is the port to bind (0 = any) and returns the port bound. On failure
+ * returns -errno and writes a message (naming the missing privilege when it
+ * is one) to err. */
+int hxb_rail_open(hxb_rail_kind_t kind, const char *ifname, uint16_t proc_id,
+                  uint16_t *port, hxb_rail_t **rail_p, char *err, size_t errlen);
+
+/* read link state, address, MTU and speed from the kernel */
+int hxb_rail_refresh(hxb_rail_t *rail);
+
+/* in-memory rails for tests: frames sent on one appear on its partner */
+typedef struct hxb_mem_faults {
+    unsigned drop_ppm, dup_ppm, corrupt_ppm, reorder_ppm;
+    uint64_t seed;
+} hxb_mem_faults_t;
+
+int  hxb_rail_mem_pair(size_t mtu, const hxb_mem_faults_t *faults,
+                       hxb_rail_t **a, hxb_rail_t **b);
+void hxb_rail_mem_set_faults(hxb_rail_t *rail, const hxb_mem_faults_t *faults);
+void hxb_rail_mem_set_down(hxb_rail_t *rail, int down);
+
+#endif

@@ -1,0 +1,212 @@
+/* In-memory rail pair for unit tests: frames sent on one rail are received
+ * on its partner, with seeded, reproducible drop / duplicate / corrupt /
+ * reorder faults. A FIFO per direction, like a real cable. */
+#include "hxb_rail.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MEM_QLEN 8192
+
+typedef struct mem_frame {
+    size_t  len;
+    uint8_t data[];
+} mem_frame_t;
+
+typedef struct hxb_rail_mem {
+    hxb_rail_t           super;
+    struct hxb_rail_mem *peer;
+    mem_frame_t         *q[MEM_QLEN];     /* frames for this rail to receive */
+    unsigned             head, tail;
+    mem_frame_t         *held;            /* reordering: frame held back     */
+    hxb_mem_faults_t     f;
+    int                  down;
+} hxb_rail_mem_t;
+
+static uint64_t mem_rand(hxb_rail_mem_t *m)
+{
+    /* xorshift64*: deterministic per seed */
+    uint64_t x = m->f.seed ? m->f.seed : 0x9E3779B97F4A7C15ull;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    m->f.seed = x;
+    return x * 0x2545F4914F6CDD1Dull;
+}
+
+static int mem_chance(hxb_rail_mem_t *m, unsigned ppm)
+{
+    return ppm && (mem_rand(m) % 1000000) < ppm;
+}
+
+static void mem_enqueue(hxb_rail_mem_t *dst, mem_frame_t *fr)
+{
+    if (dst->tail - dst->head == MEM_QLEN) {
+        free(fr); /* receiver overrun: a loss */
+        return;
+    }
+    dst->q[dst->tail++ % MEM_QLEN] = fr;
+}
+
+static int mem_send(hxb_rail_t *r, const hxb_raddr_t *dst,
+                    const struct iovec *iov, int iovcnt)
+{
+    hxb_rail_mem_t *m = (hxb_rail_mem_t *)r;
+    size_t len = 0, off = 0;
+    mem_frame_t *fr;
+    int i;
+
+    (void)dst;
+    if (m->down) {
+        r->stats.tx_errors++;
+        return 0; /* like a dead link: the frame vanishes */
+    }
+    for (i = 0; i < iovcnt; i++) {
+        len += iov[i].iov_len;
+    }
+    r->stats.tx_frames++;
+    r->stats.tx_bytes += len;
+    if (mem_chance(m, m->f.drop_ppm)) {
+        return 0;
+    }
+    fr = malloc(sizeof(*fr) + len);
+    if (!fr) {
+        return -ENOMEM;
+    }
+    fr->len = len;
+    for (i = 0; i < iovcnt; i++) {
+        memcpy(fr->data + off, iov[i].iov_base, iov[i].iov_len);
+        off += iov[i].iov_len;
+    }
+    if (len && mem_chance(m, m->f.corrupt_ppm)) {
+        fr->data[mem_rand(m) % len] ^= (uint8_t)(1 + mem_rand(m) % 255);
+    }
+    if (mem_chance(m, m->f.dup_ppm)) {
+        mem_frame_t *d = malloc(sizeof(*d) + len);
+        if (d) {
+            memcpy(d, fr, sizeof(*d) + len);
+            mem_enqueue(m->peer, d);
+        }
+    }
+    if (!m->held && mem_chance(m, m->f.reorder_ppm)) {
+        m->held = fr;           /* goes out after the next frame */
+        return 0;
+    }
+    mem_enqueue(m->peer, fr);
+    if (m->held) {
+        mem_enqueue(m->peer, m->held);
+        m->held = NULL;
+    }
+    return 0;
+}
+
+static int mem_flush(hxb_rail_t *r)
+{
+    hxb_rail_mem_t *m = (hxb_rail_mem_t *)r;
+
+    if (m->held) {              /* never hold a frame across a flush forever */
+        mem_enqueue(m->peer, m->held);
+        m->held = NULL;
+    }
+    return 0;
+}
+
+static int mem_recv(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
+{
+    hxb_rail_mem_t *m = (hxb_rail_mem_t *)r;
+    hxb_raddr_t src;
+    mem_frame_t *fr;
+    int n = 0;
+
+    memset(&src, 0, sizeof(src));
+    memcpy(src.mac, m->peer->super.mac, 6);
+    while (n < max && m->head != m->tail) {
+        fr = m->q[m->head++ % MEM_QLEN];
+        if (!m->down) {
+            r->stats.rx_frames++;
+            r->stats.rx_bytes += fr->len;
+            cb(arg, r, fr->data, fr->len, &src);
+        }
+        free(fr);
+        n++;
+    }
+    return n;
+}
+
+static void mem_close(hxb_rail_t *r)
+{
+    hxb_rail_mem_t *m = (hxb_rail_mem_t *)r;
+
+    while (m->head != m->tail) {
+        free(m->q[m->head++ % MEM_QLEN]);
+    }
+    free(m->held);
+    if (m->peer) {
+        m->peer->peer = NULL;
+    }
+    free(m);
+}
+
+static const hxb_rail_ops_t mem_ops = {
+    .send = mem_send, .flush = mem_flush, .recv = mem_recv, .close = mem_close,
+};
+
+int hxb_rail_mem_pair(size_t mtu, const hxb_mem_faults_t *faults,
+                      hxb_rail_t **a, hxb_rail_t **b)
+{
+    static uint8_t next_mac = 1;
+    hxb_rail_mem_t *x = calloc(1, sizeof(*x)), *y = calloc(1, sizeof(*y));
+    hxb_rail_mem_t *both[2] = {x, y};
+    int i;
+
+    if (!x || !y) {
+        free(x);
+        free(y);
+        return -ENOMEM;
+    }
+    x->peer = y;
+    y->peer = x;
+    for (i = 0; i < 2; i++) {
+        hxb_rail_mem_t *m = both[i];
+        m->super.ops = &mem_ops;
+        m->super.fd = -1;
+        m->super.mtu = mtu;
+        m->super.up = 1;
+        m->super.speed = 125e6;
+        m->super.net_id = next_mac;      /* the pair shares a "switch" */
+        m->super.mac[0] = 2;
+        m->super.mac[5] = (uint8_t)(next_mac * 2 + i);
+        m->super.ip = 1;                  /* looks addressable to the engine */
+        m->super.port = 1;
+        if (faults) {
+            m->f = *faults;
+            m->f.seed = faults->seed * 2 + i + 1;
+        }
+    }
+    next_mac++;
+    *a = &x->super;
+    *b = &y->super;
+    return 0;
+}
+
+void hxb_rail_mem_set_faults(hxb_rail_t *rail, const hxb_mem_faults_t *faults)
+{
+    hxb_rail_mem_t *m = (hxb_rail_mem_t *)rail;
+    uint64_t seed = m->f.seed;
+
+    m->f = *faults;
+    m->f.seed = seed ^ faults->seed;
+}
+
+void hxb_rail_mem_set_down(hxb_rail_t *rail, int down)
+{
+    hxb_rail_mem_t *m = (hxb_rail_mem_t *)rail;
+
+    m->down = down;
+    m->super.up = !down;
+    if (m->peer) {
+        m->peer->down = down;
+        m->peer->super.up = !down;
+    }
+}

@@ -1,0 +1,99 @@
+/* What raw and UDP rails share: reading an interface's state from the
+ * kernel, and the dispatch by rail kind. */
+#include "hxb_rail.h"
+
+#include <errno.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+int hxb_rail_raw_open(const char *ifname, uint16_t proc_id, hxb_rail_t **rail_p,
+                      char *err, size_t errlen);
+int hxb_rail_udp_open(const char *ifname, uint16_t *port, hxb_rail_t **rail_p,
+                      char *err, size_t errlen);
+
+static long read_sysfs_long(const char *ifname, const char *attr, long dflt)
+{
+    char path[128], buf[64];
+    FILE *f;
+    long v = dflt;
+
+    snprintf(path, sizeof(path), "/sys/class/net/%s/%s", ifname, attr);
+    f = fopen(path, "r");
+    if (f) {
+        if (fgets(buf, sizeof(buf), f)) {
+            v = strtol(buf, NULL, 10);
+        }
+        fclose(f);
+    }
+    return v;
+}
+
+int hxb_rail_refresh(hxb_rail_t *rail)
+{
+    struct ifreq ifr;
+    int fd, ret = 0;
+    long speed;
+
+    fd = socket(AF_INET, SOCK_DGRAM, 0);
+    if (fd < 0) {
+        return -errno;
+    }
+    memset(&ifr, 0, sizeof(ifr));
+    snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", rail->ifname);
+    if (ioctl(fd, SIOCGIFFLAGS, &ifr) < 0) {
+        ret = -errno;
+        goto out;
+    }
+    rail->up = (ifr.ifr_flags & IFF_UP) && (ifr.ifr_flags & IFF_RUNNING);
+    if (ioctl(fd, SIOCGIFHWADDR, &ifr) == 0) {
+        memcpy(rail->mac, ifr.ifr_hwaddr.sa_data, 6);
+    }
+    if (ioctl(fd, SIOCGIFADDR, &ifr) == 0) {
+        rail->ip = ((struct sockaddr_in *)&ifr.ifr_addr)->sin_addr.s_addr;
+        if (ioctl(fd, SIOCGIFNETMASK, &ifr) == 0) {
+            uint32_t mask = ntohl(((struct sockaddr_in *)&ifr.ifr_netmask)->sin_addr.s_addr);
+            rail->prefix = (uint8_t)__builtin_popcount(mask);
+            rail->net_id = ntohl(rail->ip) & mask;
+        }
+    }
+    speed = read_sysfs_long(rail->ifname, "speed", -1);
+    if (speed <= 0) {
+        speed = 10000; /* veth and some virtual NICs report nothing */
+    }
+    if (rail->speed == 0) {
+        rail->speed = speed * 1e6 / 8;
+    }
+out:
+    close(fd);
+    return ret;
+}
+
+int hxb_rail_open(hxb_rail_kind_t kind, const char *ifname, uint16_t proc_id,
+                  uint16_t *port, hxb_rail_t **rail_p, char *err, size_t errlen)
+{
+    int ret;
+
+    if (strlen(ifname) >= IFNAMSIZ || if_nametoindex(ifname) == 0) {
+        snprintf(err, errlen, "rail interface '%s' does not exist", ifname);
+        return -ENODEV;
+    }
+    ret = (kind == HXB_RAIL_RAW) ?
+          hxb_rail_raw_open(ifname, proc_id, rail_p, err, errlen) :
+          hxb_rail_udp_open(ifname, port, rail_p, err, errlen);
+    if (ret == 0) {
+        ret = hxb_rail_refresh(*rail_p);
+        if (ret) {
+            snprintf(err, errlen, "%s: cannot read interface state: %s", ifname,
+                     strerror(-ret));
+            (*rail_p)->ops->close(*rail_p);
+        }
+    }
+    return ret;
+}

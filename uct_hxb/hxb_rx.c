@@ -1,0 +1,283 @@
+/* Receiving side of a peer: duplicate suppression, the reorder window (the
+ * seed paper's lock-free slot array: slot = seq mod window, empty or the
+ * buffer holding that frame), in-order AM delivery with reassembly, direct
+ * placement of PUT/GET data, and coalesced cumulative + selective ACKs. */
+#include "hxb_engine_int.h"
+
+#include <string.h>
+
+#define W(p)        ((p)->e->cfg.window)
+#define RSLOT(p, s) (&(p)->rx[(s) & (W(p) - 1)])
+
+void hxb_rx_reset(hxb_peer_t *p)
+{
+    unsigned i;
+
+    for (i = 0; i < W(p); i++) {
+        if (p->rx[i].buf) {
+            hxb_pool_put(&p->e->rpool, p->rx[i].buf);
+        }
+        p->rx[i].buf = NULL;
+        p->rx[i].state = RX_EMPTY;
+    }
+    p->rx_next = p->rx_hi = 0;
+    p->rx_unacked = 0;
+    p->ack_now = 0;
+    p->asm_active = 0;
+}
+
+static void send_err(hxb_peer_t *p, uint32_t seq, uint32_t status)
+{
+    hxb_err_ext_t ext = {.seq = seq, .status = status};
+
+    hxb_tx_send_unseq(p, -1, HXB_K_ERR, &ext, sizeof(ext));
+}
+
+/* Active message fragment, called in sequence order. */
+static void rx_am(hxb_peer_t *p, hxb_hdr_t *h)
+{
+    hxb_engine_t *e = p->e;
+    hxb_am_ext_t *ext = (hxb_am_ext_t *)(h + 1);
+    uint8_t *data = (uint8_t *)(ext + 1);
+    size_t len = h->len - sizeof(*ext);
+    unsigned fl = h->flags & (HXB_F_AM_FIRST | HXB_F_AM_LAST);
+
+    if (fl == (HXB_F_AM_FIRST | HXB_F_AM_LAST)) {
+        if (ext->total != len || p->asm_active) {
+            e->stats.drops[HXB_DROP_LEN]++;
+            p->asm_active = 0;
+            return;
+        }
+        e->stats.am_delivered++;
+        e->cb.am(e->cb.arg, p, ext->am_id, data, len);
+        return;
+    }
+    if (fl & HXB_F_AM_FIRST) {
+        if (p->asm_active || ext->total > e->cfg.max_msg || len > ext->total) {
+            e->stats.drops[HXB_DROP_LEN]++;
+            p->asm_active = 0;
+            return;
+        }
+        p->asm_active = 1;
+        p->asm_total = ext->total;
+        p->asm_id = ext->am_id;
+        p->asm_len = 0;
+    } else if (!p->asm_active || ext->am_id != p->asm_id) {
+        e->stats.drops[HXB_DROP_LEN]++;
+        p->asm_active = 0;
+        return;
+    }
+    if (p->asm_len + len > p->asm_total) {
+        e->stats.drops[HXB_DROP_LEN]++;
+        p->asm_active = 0;
+        return;
+    }
+    memcpy(p->asm_buf + p->asm_len, data, len);
+    p->asm_len += len;
+    if (fl & HXB_F_AM_LAST) {
+        p->asm_active = 0;
+        if (p->asm_len != p->asm_total) {
+            e->stats.drops[HXB_DROP_LEN]++;
+            return;
+        }
+        e->stats.am_delivered++;
+        e->cb.am(e->cb.arg, p, p->asm_id, p->asm_buf, p->asm_len);
+    }
+}
+
+/* PUT / GET frames: placed or answered on arrival, in any order. */
+static void rx_unordered(hxb_peer_t *p, hxb_hdr_t *h)
+{
+    hxb_engine_t *e = p->e;
+
+    switch (h->kind) {
+    case HXB_K_PUT: {
+        hxb_put_ext_t *ext = (hxb_put_ext_t *)(h + 1);
+        size_t len = h->len - sizeof(*ext);
+        if (len && e->cb.mem_check &&
+            e->cb.mem_check(e->cb.arg, ext->addr, ext->rkey, len, 1)) {
+            e->stats.drops[HXB_DROP_RKEY]++;
+            send_err(p, h->seq, HXB_E_RKEY);
+            return;
+        }
+        if (len) {
+            memcpy((void *)(uintptr_t)ext->addr, ext + 1, len);
+        }
+        break;
+    }
+    case HXB_K_GET_REQ:
+        hxb_tx_get_resp(p, (hxb_get_req_ext_t *)(h + 1));
+        break;
+    case HXB_K_GET_RESP: {
+        hxb_get_resp_ext_t *ext = (hxb_get_resp_ext_t *)(h + 1);
+        hxb_get_t *g = &e->gets[ext->get_id % HXB_MAX_GETS];
+        size_t len = h->len - sizeof(*ext);
+        void *comp;
+        if (g->peer != p || g->id != ext->get_id) {
+            e->stats.drops[HXB_DROP_DST]++;     /* stale or forged */
+            return;
+        }
+        if (ext->status || ext->offset > g->len || len > g->len - ext->offset) {
+            g->status = ext->status ? (int)ext->status : HXB_E_RKEY;
+            g->got = g->len;
+        } else {
+            memcpy(g->buf + ext->offset, ext + 1, len);
+            g->got += len;
+        }
+        if (g->got >= g->len) {
+            comp = g->comp;
+            g->peer = NULL;
+            if (comp && e->cb.complete) {
+                e->cb.complete(e->cb.arg, comp, g->status);
+            }
+        }
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+void hxb_rx_send_ack(hxb_peer_t *p)
+{
+    struct {
+        hxb_ack_ext_t ext;
+        uint64_t      bits[HXB_SACK_BITS / 64];
+    } a;
+    uint32_t span = p->rx_hi - p->rx_next, i;
+    unsigned nbits = 0;
+
+    memset(&a, 0, sizeof(a));
+    a.ext.cum = p->rx_next;
+    if (span > 1) {
+        nbits = ((span - 1 + 63) / 64) * 64;
+        if (nbits > W(p)) {
+            nbits = W(p);
+        }
+        for (i = 0; i < nbits && i + 1 < span; i++) {
+            if (RSLOT(p, p->rx_next + 1 + i)->state != RX_EMPTY) {
+                a.bits[i / 64] |= 1ull << (i % 64);
+            }
+        }
+    }
+    a.ext.nbits = (uint16_t)nbits;
+    hxb_tx_send_unseq(p, -1, HXB_K_ACK, &a, sizeof(a.ext) + nbits / 8);
+    p->e->stats.acks_sent++;
+    p->rx_unacked = 0;
+    p->ack_now = 0;
+}
+
+static void rx_mark(hxb_peer_t *p)
+{
+    if (p->rx_unacked++ == 0) {
+        p->ack_due = p->e->now + p->e->cfg.ack_delay;
+    }
+    hxb_peer_activate(p);
+}
+
+void hxb_rx_frame(hxb_peer_t *p, hxb_rail_t *rail, hxb_hdr_t *h, size_t size)
+{
+    hxb_engine_t *e = p->e;
+    hxb_rxslot_t *slot;
+    uint32_t seq;
+
+    (void)rail;
+    if (h->kind == HXB_K_ACK) {
+        hxb_ack_ext_t *a = (hxb_ack_ext_t *)(h + 1);
+        e->stats.acks_rcvd++;
+        hxb_tx_ack_rcvd(p, a->cum, (const uint64_t *)(a + 1), a->nbits);
+        return;
+    }
+    if (h->ack != p->tx_una) {
+        hxb_tx_ack_rcvd(p, h->ack, NULL, 0);   /* piggybacked cumulative ack */
+    }
+    if (!(h->flags & HXB_F_SEQ)) {
+        switch (h->kind) {
+        case HXB_K_ERR: {
+            hxb_err_ext_t *x = (hxb_err_ext_t *)(h + 1);
+            hxb_tx_err_rcvd(p, x->seq, x->status);
+            break;
+        }
+        case HXB_K_PING:
+            hxb_tx_send_unseq(p, rail->index, HXB_K_PONG, h + 1,
+                              sizeof(hxb_ping_ext_t));
+            break;
+        case HXB_K_PONG: {
+            hxb_ping_ext_t *x = (hxb_ping_ext_t *)(h + 1);
+            if (x->rail < HXB_MAX_RAILS) {
+                p->suspect_mask &= ~(1u << x->rail);
+                p->rail_rto[x->rail] = 0;
+            }
+            break;
+        }
+        default:
+            e->stats.drops[HXB_DROP_KIND]++;
+        }
+        return;
+    }
+    if (h->kind == HXB_K_ACK || h->kind >= HXB_K_ACK) {
+        e->stats.drops[HXB_DROP_KIND]++;    /* control kinds are never sequenced */
+        return;
+    }
+    seq = h->seq;
+    if (hxb_seq_lt(seq, p->rx_next)) {
+        e->stats.drops[HXB_DROP_DUP]++;
+        p->ack_now = 1;                      /* our ack was probably lost */
+        rx_mark(p);
+        return;
+    }
+    if (seq - p->rx_next >= W(p)) {
+        e->stats.drops[HXB_DROP_WINDOW]++;
+        return;
+    }
+    slot = RSLOT(p, seq);
+    if (slot->state != RX_EMPTY) {
+        e->stats.drops[HXB_DROP_DUP]++;
+        p->ack_now = 1;
+        rx_mark(p);
+        return;
+    }
+    if (hxb_seq_le(p->rx_hi, seq)) {
+        p->rx_hi = seq + 1;
+    }
+    rx_mark(p);
+    if (seq != p->rx_next) {
+        if (h->kind == HXB_K_AM) {
+            /* an AM must wait for its turn: keep a copy, the rail's buffer
+             * is reused as soon as we return */
+            hxb_buf_t *b = hxb_pool_get(&e->rpool);
+            if (!b || size > e->rpool.size) {
+                if (b) {
+                    hxb_pool_put(&e->rpool, b);
+                }
+                e->stats.drops[HXB_DROP_NOBUF]++;
+                p->rx_unacked--;
+                return;          /* not acked: the sender will resend */
+            }
+            memcpy(b->data, h, sizeof(*h) + h->len);
+            slot->buf = b;
+            slot->state = RX_HELD;
+            e->stats.ooo_held++;
+        } else {
+            rx_unordered(p, h);
+            slot->state = RX_DONE;
+        }
+        return;
+    }
+    /* in order: handle in place, then everything that waited for it */
+    if (h->kind == HXB_K_AM) {
+        rx_am(p, h);
+    } else {
+        rx_unordered(p, h);
+    }
+    p->rx_next++;
+    while ((slot = RSLOT(p, p->rx_next))->state != RX_EMPTY) {
+        if (slot->state == RX_HELD) {
+            rx_am(p, (hxb_hdr_t *)slot->buf->data);
+            hxb_pool_put(&e->rpool, slot->buf);
+            slot->buf = NULL;
+        }
+        slot->state = RX_EMPTY;
+        p->rx_next++;
+    }
+}

@@ -1,0 +1,811 @@
+/* Sending side of a peer: operations become sequenced frames in the TX
+ * window, frames are striped over the rails, acknowledgements release them,
+ * and lost frames are retransmitted (per-rail loss detection, RTO). */
+#include "hxb_engine_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define W(p)         ((p)->e->cfg.window)
+#define SLOT(p, s)   (&(p)->tx[(s) & (W(p) - 1)])
+
+int hxb_peer_tx_idle(const hxb_peer_t *p)
+{
+    return p->tx_una == p->tx_next && !p->ops && !p->flushes;
+}
+
+static unsigned tx_room(const hxb_peer_t *p)
+{
+    return W(p) - (p->tx_next - p->tx_una);
+}
+
+void hxb_tx_hdr(hxb_peer_t *p, hxb_hdr_t *h, unsigned kind, size_t len)
+{
+    const hxb_engine_cfg_t *c = &p->e->cfg;
+
+    h->version = HXB_VERSION;
+    h->kind = (uint8_t)kind;
+    h->flags = 0;
+    h->hops = HXB_HOPS_MAX;
+    h->len = (uint16_t)len;
+    h->rail = 0;
+    h->reserved = 0;
+    h->job_key = c->job_key;
+    h->src_node = c->node_id;
+    h->src_proc = c->proc_id;
+    h->dst_node = p->node;
+    h->dst_proc = p->proc;
+    h->src_epoch = c->epoch;
+    h->dst_epoch = p->epoch;
+    h->seq = 0;
+    h->ack = p->rx_next;
+    h->csum = 0;
+}
+
+/* Choose the rail for the next frame: the least loaded (frames in flight
+ * per byte/s of speed) among the usable rails that reach the peer and have
+ * room. Rails that lost frames recently are used only if nothing else is. */
+int hxb_tx_pick_rail(hxb_peer_t *p, int avoid)
+{
+    hxb_engine_t *e = p->e;
+    double best = 1e300, load;
+    int r, pick = -1, pass;
+
+    for (pass = 0; pass < 2 && pick < 0; pass++) {
+        uint32_t mask = p->rail_mask & ~(pass ? 0 : p->suspect_mask);
+        for (r = 0; r < e->nrails; r++) {
+            if (!(mask & (1u << r)) || !e->rails[r]->up ||
+                e->rail_inflight[r] >= e->cfg.rail_inflight) {
+                continue;
+            }
+            load = (e->rail_inflight[r] + 1) / e->rails[r]->speed;
+            if (r == avoid) {
+                load *= 4; /* prefer another rail for a retransmission */
+            }
+            if (load < best) {
+                best = load;
+                pick = r;
+            }
+        }
+    }
+    return pick;
+}
+
+static void tx_transmit(hxb_peer_t *p, uint32_t seq, hxb_txslot_t *s, int r)
+{
+    hxb_engine_t *e = p->e;
+    hxb_hdr_t *h = (hxb_hdr_t *)s->hb;
+    struct iovec iov[3];
+    int n = 1;
+
+    h->ack = p->rx_next;
+    h->rail = (uint8_t)r;
+    iov[0].iov_base = s->hb;
+    iov[0].iov_len = s->hb_len;
+    if (s->inl_len) {
+        iov[n].iov_base = s->inl;
+        iov[n++].iov_len = s->inl_len;
+    }
+    if (s->data_len) {
+        iov[n].iov_base = (void *)s->data;
+        iov[n++].iov_len = s->data_len;
+    }
+    if (e->cfg.csum) {
+        h->flags |= HXB_F_CSUM;
+        h->csum = 0;
+        h->csum = hxb_frame_csum(h, iov + 1, n - 1);
+    }
+    e->rails[r]->ops->send(e->rails[r], &p->addr[r], iov, n);
+    if (s->state == TX_INFLIGHT) {
+        e->rail_inflight[s->rail]--;   /* a retransmission moves the frame */
+        p->tx_inflight--;
+    }
+    s->state = TX_INFLIGHT;
+    s->rail = (uint8_t)r;
+    s->rail_ctr = ++p->rail_ctr[r];
+    s->sent_at = e->now;
+    e->rail_inflight[r]++;
+    p->tx_inflight++;
+    e->stats.tx_frames++;
+    (void)seq;
+    /* the cumulative ack rode along: a separate ACK is needed only while
+     * frames beyond a hole wait to be acknowledged selectively */
+    if (p->rx_hi == p->rx_next) {
+        p->rx_unacked = 0;
+    }
+}
+
+static void tx_retransmit(hxb_peer_t *p, uint32_t seq, hxb_txslot_t *s)
+{
+    int r = hxb_tx_pick_rail(p, s->rail);
+
+    if (r < 0) {
+        /* every rail is full: send on the old one anyway, losses must heal */
+        r = s->rail;
+        if (!(p->rail_mask & (1u << r))) {
+            return;
+        }
+    }
+    if (s->retx < 255) {
+        s->retx++;
+    }
+    p->e->stats.retransmits++;
+    tx_transmit(p, seq, s, r);
+}
+
+static hxb_txslot_t *slot_new(hxb_peer_t *p, unsigned kind, unsigned flags,
+                              const void *ext, size_t ext_len, size_t payload)
+{
+    hxb_txslot_t *s = SLOT(p, p->tx_next);
+    hxb_hdr_t *h = (hxb_hdr_t *)s->hb;
+
+    hxb_tx_hdr(p, h, kind, ext_len + payload);
+    h->flags = (uint8_t)(flags | HXB_F_SEQ);
+    h->seq = p->tx_next++;
+    memcpy(h + 1, ext, ext_len);
+    s->hb_len = (uint8_t)(sizeof(*h) + ext_len);
+    s->state = TX_QUEUED;
+    s->retx = 0;
+    s->err = 0;
+    s->inl_len = 0;
+    s->data = NULL;
+    s->data_len = 0;
+    s->buf = NULL;
+    s->comp = NULL;
+    return s;
+}
+
+/* cut the head operation into frames while the window has room */
+static void tx_fill(hxb_peer_t *p)
+{
+    hxb_engine_t *e = p->e;
+    size_t frag = e->frag, chunk;
+    hxb_txslot_t *s;
+    hxb_op_t *op;
+
+    while ((op = p->ops) && tx_room(p) > 0) {
+        switch (op->kind) {
+        case OP_AM_ZC: {
+            hxb_am_ext_t ext = {.am_id = (uint8_t)op->am_id,
+                                .total = (uint32_t)(op->hdr_len + op->len)};
+            unsigned fl = 0;
+            size_t inl = 0;
+            if (op->off == 0 && !(op->status & 1)) {
+                fl |= HXB_F_AM_FIRST;
+                inl = op->hdr_len;
+                op->status |= 1;       /* header sent */
+            }
+            chunk = op->len - op->off;
+            if (chunk > frag - inl) {
+                chunk = frag - inl;
+            }
+            if (op->off + chunk == op->len) {
+                fl |= HXB_F_AM_LAST;
+            }
+            s = slot_new(p, HXB_K_AM, fl, &ext, sizeof(ext), inl + chunk);
+            memcpy(s->inl, op->hdr, inl);
+            s->inl_len = (uint16_t)inl;
+            s->data = op->data + op->off;
+            s->data_len = (uint32_t)chunk;
+            break;
+        }
+        case OP_PUT: {
+            hxb_put_ext_t ext = {.addr = op->raddr + op->off, .rkey = op->rkey};
+            chunk = op->len - op->off < frag ? op->len - op->off : frag;
+            s = slot_new(p, HXB_K_PUT, 0, &ext, sizeof(ext), chunk);
+            s->data = op->data + op->off;
+            s->data_len = (uint32_t)chunk;
+            break;
+        }
+        case OP_GET_REQ: {
+            hxb_get_req_ext_t ext = {.addr = op->raddr, .rkey = op->rkey,
+                                     .length = (uint32_t)op->len,
+                                     .get_id = op->get_id};
+            chunk = op->len;           /* the request carries no data */
+            s = slot_new(p, HXB_K_GET_REQ, 0, &ext, sizeof(ext), 0);
+            break;
+        }
+        case OP_GET_RESP: {
+            hxb_get_resp_ext_t ext = {.get_id = op->get_id,
+                                      .offset = (uint32_t)op->off,
+                                      .status = op->status};
+            chunk = op->len - op->off < frag ? op->len - op->off : frag;
+            s = slot_new(p, HXB_K_GET_RESP, 0, &ext, sizeof(ext), chunk);
+            s->data = op->data + op->off;
+            s->data_len = (uint32_t)chunk;
+            break;
+        }
+        case OP_FLUSH: {
+            hxb_flushreq_t *f = malloc(sizeof(*f));
+            if (!f) {
+                return;
+            }
+            f->seq = p->tx_next;
+            f->comp = op->comp;
+            f->next = p->flushes;
+            p->flushes = f;
+            chunk = op->len;           /* zero: pops below */
+            s = NULL;
+            break;
+        }
+        default:
+            return;
+        }
+        op->off += chunk;
+        if (op->off >= op->len) {
+            if (s) {
+                s->comp = op->comp;
+            }
+            p->ops = op->next;
+            if (!p->ops) {
+                p->ops_tail = NULL;
+            }
+            p->nops--;
+            op->next = e->free_ops;
+            e->free_ops = op;
+        }
+    }
+}
+
+void hxb_tx_progress(hxb_peer_t *p)
+{
+    hxb_txslot_t *s;
+    int r;
+
+    if (p->failed) {
+        return;
+    }
+    tx_fill(p);
+    while (p->tx_push != p->tx_next) {
+        r = hxb_tx_pick_rail(p, -1);
+        if (r < 0) {
+            break;      /* flow control: every rail is full or down */
+        }
+        s = SLOT(p, p->tx_push);
+        tx_transmit(p, p->tx_push, s, r);
+        p->tx_push++;
+    }
+}
+
+static void complete(hxb_engine_t *e, void *comp, int status)
+{
+    if (comp && e->cb.complete) {
+        e->cb.complete(e->cb.arg, comp, status);
+    }
+}
+
+static void slot_release(hxb_peer_t *p, hxb_txslot_t *s, int status)
+{
+    hxb_engine_t *e = p->e;
+
+    if (s->state == TX_INFLIGHT) {
+        e->rail_inflight[s->rail]--;
+        p->tx_inflight--;
+    }
+    if (s->buf) {
+        hxb_pool_put(&e->bpool, s->buf);
+        s->buf = NULL;
+    }
+    s->state = TX_FREE;
+    if (s->comp) {
+        void *c = s->comp;
+        s->comp = NULL;
+        complete(e, c, s->err ? (int)s->err : status);
+    }
+}
+
+static void rtt_sample(hxb_peer_t *p, double rtt)
+{
+    const hxb_engine_cfg_t *c = &p->e->cfg;
+
+    if (p->srtt == 0) {
+        p->srtt = rtt;
+        p->rttvar = rtt / 2;
+    } else {
+        double d = rtt > p->srtt ? rtt - p->srtt : p->srtt - rtt;
+        p->rttvar = 0.75 * p->rttvar + 0.25 * d;
+        p->srtt = 0.875 * p->srtt + 0.125 * rtt;
+    }
+    p->rto = p->srtt + 4 * p->rttvar;
+    if (p->rto < c->rto_min) p->rto = c->rto_min;
+    if (p->rto > c->rto_max) p->rto = c->rto_max;
+}
+
+static void rail_acked(hxb_peer_t *p, hxb_txslot_t *s)
+{
+    if (s->state == TX_INFLIGHT && hxb_seq_lt(p->rail_hi[s->rail], s->rail_ctr)) {
+        p->rail_hi[s->rail] = s->rail_ctr;
+    }
+    p->rail_rto[s->rail] = 0;
+    p->suspect_mask &= ~(1u << s->rail);
+}
+
+void hxb_tx_ack_rcvd(hxb_peer_t *p, uint32_t cum, const uint64_t *bits,
+                     unsigned nbits)
+{
+    hxb_engine_t *e = p->e;
+    hxb_flushreq_t **fp, *f;
+    double now = e->now;
+    uint32_t seq;
+    unsigned i;
+    int lost_check = 0;
+
+    /* an ack for frames never sent is corrupt or forged: ignore it */
+    if (hxb_seq_lt(p->tx_push, cum) || hxb_seq_lt(cum, p->tx_una)) {
+        cum = p->tx_una;
+    }
+    for (seq = p->tx_una; seq != cum; seq++) {
+        hxb_txslot_t *s = SLOT(p, seq);
+        if (s->state == TX_INFLIGHT && s->retx == 0 && seq + 1 == cum) {
+            rtt_sample(p, now - s->sent_at); /* Karn: first sends only */
+        }
+        rail_acked(p, s);
+        slot_release(p, s, 0);
+        lost_check = 1;
+    }
+    if (cum != p->tx_una) {
+        p->tx_una = cum;
+        p->last_ack_progress = now;
+    }
+    for (i = 0; i < nbits; i++) {
+        if (!(bits[i / 64] & (1ull << (i % 64)))) {
+            continue;
+        }
+        seq = cum + 1 + i;
+        if (!hxb_seq_lt(seq, p->tx_push)) {
+            break;
+        }
+        hxb_txslot_t *s = SLOT(p, seq);
+        if (s->state == TX_INFLIGHT) {
+            rail_acked(p, s);
+            e->rail_inflight[s->rail]--;
+            p->tx_inflight--;
+            s->state = TX_SACKED;
+            lost_check = 1;
+        }
+    }
+    /* a rail keeps order: a frame sent before an acked frame on the same
+     * rail, and not acked itself, was lost */
+    if (lost_check) {
+        for (seq = p->tx_una; seq != p->tx_push; seq++) {
+            hxb_txslot_t *s = SLOT(p, seq);
+            if (s->state == TX_INFLIGHT &&
+                hxb_seq_lt(s->rail_ctr, p->rail_hi[s->rail])) {
+                e->stats.fast_retx++;
+                tx_retransmit(p, seq, s);
+            }
+        }
+    }
+    for (fp = &p->flushes; (f = *fp);) {
+        if (hxb_seq_le(f->seq, p->tx_una)) {
+            *fp = f->next;
+            complete(e, f->comp, 0);
+            free(f);
+        } else {
+            fp = &f->next;
+        }
+    }
+}
+
+void hxb_tx_err_rcvd(hxb_peer_t *p, uint32_t seq, uint32_t status)
+{
+    uint32_t s;
+
+    if (!hxb_seq_le(p->tx_una, seq) || !hxb_seq_lt(seq, p->tx_push)) {
+        return;
+    }
+    /* mark the operation's last frame (the one holding its completion) */
+    for (s = seq; s != p->tx_next; s++) {
+        if (SLOT(p, s)->comp) {
+            SLOT(p, s)->err = (uint8_t)status;
+            break;
+        }
+    }
+}
+
+static void peer_fail(hxb_peer_t *p)
+{
+    hxb_engine_t *e = p->e;
+
+    p->failed = 1;
+    e->stats.peers_failed++;
+    hxb_tx_fail_all(p, HXB_E_PEER);
+    if (e->cb.peer_failed) {
+        e->cb.peer_failed(e->cb.arg, p);
+    }
+}
+
+void hxb_tx_timers(hxb_peer_t *p)
+{
+    hxb_engine_t *e = p->e;
+    double now = e->now;
+    uint32_t seq;
+    int fired = 0, r;
+
+    if (p->failed) {
+        return;
+    }
+    if (p->tx_una != p->tx_push && now - p->last_ack_progress > e->cfg.peer_timeout) {
+        peer_fail(p);
+        return;
+    }
+    for (seq = p->tx_una; seq != p->tx_push; seq++) {
+        hxb_txslot_t *s = SLOT(p, seq);
+        if (s->state != TX_INFLIGHT) {
+            continue;
+        }
+        if (now - s->sent_at < p->rto) {
+            if (s->retx == 0) {
+                break;      /* later first transmissions are younger */
+            }
+            continue;
+        }
+        if (!fired) {
+            e->stats.rto_fired++;
+            /* two timeouts in a row on a rail: suspect it, probe it, and
+             * send on the others meanwhile */
+            if (++p->rail_rto[s->rail] >= 2 && !(p->suspect_mask & (1u << s->rail))) {
+                p->suspect_mask |= 1u << s->rail;
+                p->suspect_since[s->rail] = now;
+                e->stats.rail_failovers++;
+            }
+        }
+        fired++;
+        tx_retransmit(p, seq, s);
+        if (fired >= 64) {
+            break;
+        }
+    }
+    if (fired) {
+        p->rto *= 2;
+        if (p->rto > e->cfg.rto_max) {
+            p->rto = e->cfg.rto_max;
+        }
+    }
+    /* probe suspect rails; a PONG clears them (hxb_rx.c) */
+    for (r = 0; r < e->nrails; r++) {
+        if ((p->suspect_mask & (1u << r)) &&
+            now - p->suspect_since[r] >= e->cfg.probe_interval) {
+            hxb_ping_ext_t ping = {.stamp = 0, .rail = (uint8_t)r};
+            memcpy(&ping.stamp, &now, sizeof(now));
+            p->suspect_since[r] = now;
+            hxb_tx_send_unseq(p, r, HXB_K_PING, &ping, sizeof(ping));
+        }
+    }
+}
+
+void hxb_tx_fail_all(hxb_peer_t *p, int status)
+{
+    hxb_engine_t *e = p->e;
+    hxb_flushreq_t *f;
+    hxb_op_t *op;
+    uint32_t seq;
+    int i;
+
+    for (seq = p->tx_una; seq != p->tx_next; seq++) {
+        hxb_txslot_t *s = SLOT(p, seq);
+        if (s->state == TX_QUEUED) {
+            s->state = TX_FREE;
+        }
+        s->err = 0;
+        slot_release(p, s, status);
+    }
+    p->tx_una = p->tx_push = p->tx_next;
+    while ((op = p->ops)) {
+        p->ops = op->next;
+        complete(e, op->comp, status);
+        op->next = e->free_ops;
+        e->free_ops = op;
+    }
+    p->ops_tail = NULL;
+    p->nops = 0;
+    while ((f = p->flushes)) {
+        p->flushes = f->next;
+        complete(e, f->comp, status);
+        free(f);
+    }
+    for (i = 0; i < HXB_MAX_GETS; i++) {
+        if (e->gets[i].peer == p) {
+            e->gets[i].peer = NULL;
+            complete(e, e->gets[i].comp, status);
+        }
+    }
+}
+
+void hxb_tx_send_unseq(hxb_peer_t *p, int r, unsigned kind, const void *ext,
+                       size_t ext_len)
+{
+    hxb_engine_t *e = p->e;
+    uint8_t hb[HXB_HB_MAX + HXB_SACK_BITS / 8];
+    hxb_hdr_t *h = (hxb_hdr_t *)hb;
+    struct iovec iov;
+
+    if (r < 0) {
+        r = hxb_tx_pick_rail(p, -1);
+        if (r < 0) {
+            /* full rails still carry control frames: pick any usable one */
+            for (r = 0; r < e->nrails; r++) {
+                if ((p->rail_mask & (1u << r)) && e->rails[r]->up) {
+                    break;
+                }
+            }
+            if (r == e->nrails) {
+                return;
+            }
+        }
+    }
+    hxb_tx_hdr(p, h, kind, ext_len);
+    h->rail = (uint8_t)r;
+    memcpy(h + 1, ext, ext_len);
+    iov.iov_base = hb;
+    iov.iov_len = sizeof(*h) + ext_len;
+    if (e->cfg.csum) {
+        struct iovec body = {h + 1, ext_len};
+        h->flags |= HXB_F_CSUM;
+        h->csum = hxb_frame_csum(h, &body, 1);
+    }
+    e->rails[r]->ops->send(e->rails[r], &p->addr[r], &iov, 1);
+}
+
+/* ---- operations ---- */
+
+static hxb_op_t *op_new(hxb_peer_t *p, int kind)
+{
+    hxb_engine_t *e = p->e;
+    hxb_op_t *op = e->free_ops;
+
+    if (op) {
+        e->free_ops = op->next;
+    } else if (!(op = malloc(sizeof(*op)))) {
+        return NULL;
+    }
+    memset(op, 0, offsetof(hxb_op_t, hdr));
+    op->kind = kind;
+    return op;
+}
+
+static void op_enqueue(hxb_peer_t *p, hxb_op_t *op)
+{
+    op->next = NULL;
+    if (p->ops_tail) {
+        p->ops_tail->next = op;
+    } else {
+        p->ops = op;
+    }
+    p->ops_tail = op;
+    p->nops++;
+    hxb_peer_activate(p);
+    hxb_tx_progress(p);
+}
+
+#define HXB_MAX_OPS 256
+
+int hxb_am_send(hxb_peer_t *p, unsigned am_id, const struct iovec *iov, int iovcnt)
+{
+    hxb_am_ext_t ext = {.am_id = (uint8_t)am_id};
+    size_t len = 0, off = 0;
+    hxb_txslot_t *s;
+    int i;
+
+    if (p->failed) {
+        return -HXB_E_PEER;
+    }
+    if (p->ops || tx_room(p) == 0) {
+        return HXB_EAGAIN;
+    }
+    for (i = 0; i < iovcnt; i++) {
+        len += iov[i].iov_len;
+    }
+    if (len > HXB_AM_INLINE || len > p->e->frag) {
+        return -1;
+    }
+    ext.total = (uint32_t)len;
+    s = slot_new(p, HXB_K_AM, HXB_F_AM_FIRST | HXB_F_AM_LAST, &ext, sizeof(ext), len);
+    for (i = 0; i < iovcnt; i++) {
+        memcpy(s->inl + off, iov[i].iov_base, iov[i].iov_len);
+        off += iov[i].iov_len;
+    }
+    s->inl_len = (uint16_t)len;
+    hxb_peer_activate(p);
+    hxb_tx_progress(p);
+    return HXB_OK;
+}
+
+long hxb_am_bcopy(hxb_peer_t *p, unsigned am_id, hxb_pack_cb_t pack, void *arg)
+{
+    hxb_engine_t *e = p->e;
+    hxb_am_ext_t ext = {.am_id = (uint8_t)am_id};
+    size_t frag = e->frag, len, off = 0, chunk;
+    unsigned nfrag_max = (unsigned)((e->cfg.max_msg + frag - 1) / frag);
+    hxb_txslot_t *s = NULL;
+    hxb_buf_t *b;
+
+    if (p->failed) {
+        return -HXB_E_PEER;
+    }
+    if (p->ops || tx_room(p) < nfrag_max) {
+        return HXB_EAGAIN;
+    }
+    b = hxb_pool_get(&e->bpool);
+    if (!b) {
+        return HXB_EAGAIN;
+    }
+    len = pack(b->data, arg);
+    b->len = len;
+    ext.total = (uint32_t)len;
+    do {
+        unsigned fl = 0;
+        chunk = len - off < frag ? len - off : frag;
+        if (off == 0) fl |= HXB_F_AM_FIRST;
+        if (off + chunk == len) fl |= HXB_F_AM_LAST;
+        s = slot_new(p, HXB_K_AM, fl, &ext, sizeof(ext), chunk);
+        s->data = b->data + off;
+        s->data_len = (uint32_t)chunk;
+        off += chunk;
+    } while (off < len);
+    s->buf = b;     /* the last frame frees the buffer: all others are acked first */
+    hxb_peer_activate(p);
+    hxb_tx_progress(p);
+    return (long)len;
+}
+
+int hxb_am_zcopy(hxb_peer_t *p, unsigned am_id, const void *hdr, size_t hdr_len,
+                 const void *data, size_t len, void *comp)
+{
+    hxb_op_t *op;
+
+    if (p->failed) {
+        return -HXB_E_PEER;
+    }
+    if (hdr_len > HXB_AM_INLINE || hdr_len + len > p->e->cfg.max_msg) {
+        return -1;
+    }
+    if (p->nops >= HXB_MAX_OPS || !(op = op_new(p, OP_AM_ZC))) {
+        return HXB_EAGAIN;
+    }
+    op->am_id = am_id;
+    memcpy(op->hdr, hdr, hdr_len);
+    op->hdr_len = (uint16_t)hdr_len;
+    op->data = data;
+    op->len = len;
+    op->comp = comp;
+    op_enqueue(p, op);
+    return HXB_INPROGRESS;
+}
+
+int hxb_put(hxb_peer_t *p, const void *data, size_t len, uint64_t raddr,
+            uint64_t rkey, void *comp)
+{
+    hxb_op_t *op;
+
+    if (p->failed) {
+        return -HXB_E_PEER;
+    }
+    if (p->nops >= HXB_MAX_OPS || !(op = op_new(p, OP_PUT))) {
+        return HXB_EAGAIN;
+    }
+    op->data = data;
+    op->len = len;
+    op->raddr = raddr;
+    op->rkey = rkey;
+    op->comp = comp;
+    if (len == 0) {
+        op->len = 0;     /* one empty frame still orders with the rest */
+    }
+    op_enqueue(p, op);
+    return HXB_INPROGRESS;
+}
+
+int hxb_get(hxb_peer_t *p, void *data, size_t len, uint64_t raddr, uint64_t rkey,
+            void *comp)
+{
+    hxb_engine_t *e = p->e;
+    hxb_get_t *g = NULL;
+    hxb_op_t *op;
+    unsigned i;
+
+    if (p->failed) {
+        return -HXB_E_PEER;
+    }
+    if (len == 0) {
+        return HXB_OK;
+    }
+    if (len > UINT32_MAX || p->nops >= HXB_MAX_OPS) {
+        return len > UINT32_MAX ? -1 : HXB_EAGAIN;
+    }
+    for (i = 0; i < HXB_MAX_GETS; i++) {
+        unsigned k = (e->get_gen + i) % HXB_MAX_GETS;
+        if (!e->gets[k].peer) {
+            g = &e->gets[k];
+            e->get_gen++;
+            g->id = k | ((e->get_gen & 0x3fffff) << 10);
+            break;
+        }
+    }
+    if (!g || !(op = op_new(p, OP_GET_REQ))) {
+        return HXB_EAGAIN;
+    }
+    g->peer = p;
+    g->buf = data;
+    g->len = len;
+    g->got = 0;
+    g->comp = comp;
+    g->status = 0;
+    op->raddr = raddr;
+    op->rkey = rkey;
+    op->len = len;
+    op->get_id = g->id;
+    op_enqueue(p, op);
+    return HXB_INPROGRESS;
+}
+
+/* responder side: answer a GET_REQ with GET_RESP frames from our memory */
+int hxb_tx_get_resp(hxb_peer_t *p, const hxb_get_req_ext_t *req)
+{
+    hxb_engine_t *e = p->e;
+    hxb_op_t *op = op_new(p, OP_GET_RESP);
+
+    if (!op) {
+        return -1;
+    }
+    op->get_id = req->get_id;
+    if (req->length == 0 ||
+        (e->cb.mem_check &&
+         e->cb.mem_check(e->cb.arg, req->addr, req->rkey, req->length, 0))) {
+        e->stats.drops[HXB_DROP_RKEY] += req->length != 0;
+        op->status = HXB_E_RKEY;
+        op->len = 0;
+    } else {
+        op->data = (const uint8_t *)(uintptr_t)req->addr;
+        op->len = req->length;
+    }
+    op_enqueue(p, op);
+    return 0;
+}
+
+int hxb_flush(hxb_peer_t *p, void *comp)
+{
+    hxb_op_t *op;
+
+    if (p->failed) {
+        return -HXB_E_PEER;
+    }
+    if (hxb_peer_tx_idle(p)) {
+        return HXB_OK;
+    }
+    if (!comp) {
+        return HXB_INPROGRESS;   /* caller polls */
+    }
+    if (!(op = op_new(p, OP_FLUSH))) {
+        return HXB_EAGAIN;
+    }
+    op->comp = comp;
+    op_enqueue(p, op);
+    return HXB_INPROGRESS;
+}
+
+void hxb_peer_cancel(hxb_peer_t *p)
+{
+    /* the endpoint is gone: its completions must not be called anymore,
+     * but frames in flight still complete the protocol */
+    hxb_engine_t *e = p->e;
+    hxb_flushreq_t *f;
+    hxb_op_t *op;
+    uint32_t seq;
+    int i;
+
+    for (seq = p->tx_una; seq != p->tx_next; seq++) {
+        SLOT(p, seq)->comp = NULL;
+    }
+    for (op = p->ops; op; op = op->next) {
+        op->comp = NULL;
+    }
+    for (f = p->flushes; f; f = f->next) {
+        f->comp = NULL;
+    }
+    for (i = 0; i < HXB_MAX_GETS; i++) {
+        if (e->gets[i].peer == p) {
+            e->gets[i].comp = NULL;
+        }
+    }
+}

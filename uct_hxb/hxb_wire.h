@@ -1,0 +1,135 @@
+/* hxb wire format: every frame hxb puts on a rail. See doc/PROTOCOL.md for the
+ * specification; this header is its C form. All multi-byte fields are
+ * little-endian on the wire. */
+#ifndef HXB_WIRE_H
+#define HXB_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define HXB_ETHERTYPE   0x88B5  /* IEEE 802 local experimental */
+#define HXB_VERSION     1
+#define HXB_HOPS_MAX    8       /* hop limit a source puts in a frame */
+#define HXB_NODE_NONE   0xffff
+
+enum hxb_kind {
+    HXB_K_AM       = 1,  /* active-message fragment, delivered in order     */
+    HXB_K_PUT      = 2,  /* bulk write, placed at its offset on arrival      */
+    HXB_K_GET_REQ  = 3,  /* read request; answered by GET_RESP frames        */
+    HXB_K_GET_RESP = 4,  /* read data, placed at its offset on arrival       */
+    HXB_K_NOP      = 5,  /* sequenced filler (fence, keeps seq space dense)  */
+    HXB_K_ACK      = 16, /* cumulative + selective acknowledgement (unseq.)  */
+    HXB_K_ERR      = 17, /* a sequenced frame was refused (bad rkey, ...)    */
+    HXB_K_PING     = 18, /* rail liveness probe (unsequenced)                */
+    HXB_K_PONG     = 19,
+    HXB_K_MAX
+};
+
+/* flags */
+#define HXB_F_CSUM      0x01  /* csum field is valid                          */
+#define HXB_F_SEQ       0x02  /* frame is sequenced (reliable)                */
+#define HXB_F_AM_FIRST  0x10  /* AM: first fragment of a message              */
+#define HXB_F_AM_LAST   0x20  /* AM: last fragment of a message               */
+
+typedef struct __attribute__((packed)) hxb_hdr {
+    uint8_t  version;     /* HXB_VERSION                                     */
+    uint8_t  kind;        /* enum hxb_kind                                   */
+    uint8_t  flags;       /* HXB_F_*                                         */
+    uint8_t  hops;        /* hop limit, decremented by each relay            */
+    uint16_t len;         /* bytes after this header: extension + payload    */
+    uint8_t  rail;        /* sender's rail index the frame left on           */
+    uint8_t  reserved;
+    uint64_t job_key;     /* frames with another key are dropped             */
+    uint16_t src_node;    /* originating node                                */
+    uint16_t src_proc;    /* originating process on that node                */
+    uint16_t dst_node;    /* final destination node (relays route on it)     */
+    uint16_t dst_proc;    /* final destination process (kernel steering)     */
+    uint32_t src_epoch;   /* random id of the sender's interface instance    */
+    uint32_t dst_epoch;   /* receiver's epoch as the sender knows it         */
+    uint32_t seq;         /* per-peer sequence number (if HXB_F_SEQ)          */
+    uint32_t ack;         /* cumulative: next sequence expected from the peer */
+    uint32_t csum;        /* checksum of header (csum=0) + rest, if F_CSUM   */
+} hxb_hdr_t;                                                 /* 44 bytes */
+
+/* Kind-specific extensions follow the header. */
+typedef struct __attribute__((packed)) hxb_am_ext {
+    uint8_t  am_id;
+    uint8_t  pad[3];
+    uint32_t total;       /* whole message length (first fragment)           */
+} hxb_am_ext_t;
+
+typedef struct __attribute__((packed)) hxb_put_ext {
+    uint64_t addr;        /* destination address in the receiver             */
+    uint64_t rkey;        /* key of the registered region it must lie in     */
+} hxb_put_ext_t;
+
+typedef struct __attribute__((packed)) hxb_get_req_ext {
+    uint64_t addr;        /* source address in the responder                 */
+    uint64_t rkey;
+    uint32_t length;      /* bytes requested                                 */
+    uint32_t get_id;      /* requester's operation id                        */
+} hxb_get_req_ext_t;
+
+typedef struct __attribute__((packed)) hxb_get_resp_ext {
+    uint32_t get_id;
+    uint32_t offset;      /* offset of this payload in the requested range   */
+    uint32_t status;      /* 0 = data, else the request was refused          */
+} hxb_get_resp_ext_t;
+
+#define HXB_SACK_BITS 1024
+typedef struct __attribute__((packed)) hxb_ack_ext {
+    uint32_t cum;         /* every seq < cum was received                    */
+    uint16_t nbits;       /* bits of the bitmap that follow (multiple of 64)  */
+    uint16_t pad;
+    /* uint64_t bitmap[nbits/64]: bit i set = seq cum+1+i was received       */
+} hxb_ack_ext_t;
+
+typedef struct __attribute__((packed)) hxb_err_ext {
+    uint32_t seq;         /* the refused frame                                */
+    uint32_t status;      /* HXB_E_*                                          */
+} hxb_err_ext_t;
+
+typedef struct __attribute__((packed)) hxb_ping_ext {
+    uint64_t stamp;       /* sender's timestamp, echoed in PONG               */
+    uint8_t  rail;        /* rail the probe was sent on                       */
+    uint8_t  pad[7];
+} hxb_ping_ext_t;
+
+/* reasons a frame is rejected: each has a counter */
+enum hxb_drop {
+    HXB_DROP_SHORT = 0,   /* shorter than a header                           */
+    HXB_DROP_VERSION,     /* unknown version                                 */
+    HXB_DROP_KEY,         /* foreign job key                                 */
+    HXB_DROP_KIND,        /* unknown kind                                    */
+    HXB_DROP_LEN,         /* length field disagrees with frame size          */
+    HXB_DROP_CSUM,        /* checksum mismatch                               */
+    HXB_DROP_DST,         /* not for this process / stale epoch              */
+    HXB_DROP_HOPS,        /* hop limit reached                               */
+    HXB_DROP_ROUTE,       /* destination unknown or unreachable              */
+    HXB_DROP_DUP,         /* duplicate of an already received frame          */
+    HXB_DROP_WINDOW,      /* sequence outside the receive window             */
+    HXB_DROP_RKEY,        /* PUT/GET outside any registered region           */
+    HXB_DROP_NOBUF,       /* no buffer to hold an out-of-order frame         */
+    HXB_DROP_MAX
+};
+
+extern const char *hxb_drop_names[HXB_DROP_MAX];
+
+/* extension size of each kind, or -1 for variable/unknown */
+size_t hxb_ext_len(unsigned kind);
+
+/* Validate a received frame of `size` bytes. Returns HXB_DROP_MAX if valid,
+ * else the reason. Checks version, key, kind, lengths and (if flagged) the
+ * checksum; never reads past `size`. */
+int hxb_frame_check(const void *frame, size_t size, uint64_t job_key);
+
+/* Checksum over a frame whose csum field is zero. */
+uint32_t hxb_csum(const void *data, size_t len);
+struct iovec;
+uint32_t hxb_frame_csum(const hxb_hdr_t *hdr, const struct iovec *iov, int iovcnt);
+
+/* circular sequence comparison */
+static inline int hxb_seq_lt(uint32_t a, uint32_t b) { return (int32_t)(a - b) < 0; }
+static inline int hxb_seq_le(uint32_t a, uint32_t b) { return (int32_t)(a - b) <= 0; }
+
+#endif

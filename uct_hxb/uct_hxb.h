@@ -1,0 +1,136 @@
+/* The UCT component "hxb": md, iface and ep types. The engine underneath
+ * (hxb_engine.h) knows nothing of UCX. */
+#ifndef UCT_HXB_H
+#define UCT_HXB_H
+
+#include "hxb_engine.h"
+#include "hxb_topo.h"
+
+#include <uct/base/uct_iface.h>
+#include <uct/base/uct_md.h>
+#include <ucs/datastruct/khash.h>
+#include <ucs/datastruct/list.h>
+#include <ucs/datastruct/queue.h>
+
+#define UCT_HXB_NAME     "hxb"
+#define UCT_HXB_DEV_NAME "hxb0"
+
+/* one rail in the device address */
+typedef struct __attribute__((packed)) uct_hxb_rail_addr {
+    uint32_t ip;          /* network order, 0 = raw only       */
+    uint8_t  mac[6];
+    uint8_t  prefix;
+    uint8_t  dimrail;     /* dim << 4 | rail                  */
+} uct_hxb_rail_addr_t;
+
+/* device address: the node and its rails (UCP limits it to 255 bytes) */
+typedef struct __attribute__((packed)) uct_hxb_device_addr {
+    uint32_t            fabric;   /* hash of the job key: other jobs unreachable */
+    uint16_t            node;
+    uint8_t             nrails;
+    uint8_t             mode;     /* HXB_RAIL_RAW / HXB_RAIL_UDP */
+    uct_hxb_rail_addr_t rails[HXB_MAX_RAILS];
+} uct_hxb_device_addr_t;
+
+/* iface address: the process on the node */
+typedef struct __attribute__((packed)) uct_hxb_iface_addr {
+    uint16_t proc;        /* process id on its node = UDP port, net order */
+    uint16_t pad;
+    uint32_t epoch;
+} uct_hxb_iface_addr_t;
+
+typedef struct uct_hxb_region {
+    uint64_t addr;
+    uint64_t length;
+} uct_hxb_region_t;
+
+KHASH_MAP_INIT_INT64(uct_hxb_rkey, uct_hxb_region_t)
+
+typedef struct uct_hxb_memh {
+    uint64_t rkey;
+    uint64_t addr;
+    uint64_t length;
+} uct_hxb_memh_t;
+
+typedef struct uct_hxb_md {
+    uct_md_t             super;
+    khash_t(uct_hxb_rkey) regions;   /* rkey -> registered region */
+    uint64_t             rand_state;
+} uct_hxb_md_t;
+
+typedef struct uct_hxb_md_config {
+    uct_md_config_t super;
+} uct_hxb_md_config_t;
+
+typedef struct uct_hxb_iface_config {
+    uct_iface_config_t       super;
+    ucs_config_names_array_t rails;
+    char                    *topo;
+    char                    *node;
+    char                    *mode;
+    char                    *job_key;
+    unsigned                 window;
+    size_t                   max_bcopy;
+    int                      checksum;
+    double                   rto_min, rto_max, ack_delay, peer_timeout;
+    unsigned                 rail_inflight;
+    double                   rail_speed;
+} uct_hxb_iface_config_t;
+
+typedef struct uct_hxb_iface {
+    uct_base_iface_t       super;
+    hxb_engine_t          *engine;
+    uct_hxb_md_t          *md;
+    uct_hxb_device_addr_t  dev_addr;
+    uct_hxb_iface_addr_t   iface_addr;
+    hxb_rail_kind_t        mode;
+    hxb_topo_t             topo;
+    int                    have_topo;
+    int                    port_fd;      /* raw mode: holds our proc id */
+    int                    epfd;         /* event fd: epoll over rails  */
+    ucs_list_link_t        eps;
+} uct_hxb_iface_t;
+
+typedef struct uct_hxb_ep {
+    uct_base_ep_t     super;
+    hxb_peer_t       *peer;
+    ucs_queue_head_t  pending;
+    ucs_list_link_t   list;
+    int               fence;
+} uct_hxb_ep_t;
+
+extern uct_component_t uct_hxb_component;
+
+/* md */
+int  uct_hxb_md_check(uct_hxb_md_t *md, uint64_t addr, uint64_t rkey, size_t len);
+
+/* ep */
+UCS_CLASS_DECLARE_NEW_FUNC(uct_hxb_ep_t, uct_ep_t, const uct_ep_params_t *);
+UCS_CLASS_DECLARE_DELETE_FUNC(uct_hxb_ep_t, uct_ep_t);
+ucs_status_t uct_hxb_ep_am_short(uct_ep_h tl_ep, uint8_t id, uint64_t header,
+                                 const void *payload, unsigned length);
+ucs_status_t uct_hxb_ep_am_short_iov(uct_ep_h tl_ep, uint8_t id,
+                                     const uct_iov_t *iov, size_t iovcnt);
+ssize_t uct_hxb_ep_am_bcopy(uct_ep_h tl_ep, uint8_t id, uct_pack_callback_t pack_cb,
+                            void *arg, unsigned flags);
+ucs_status_t uct_hxb_ep_am_zcopy(uct_ep_h tl_ep, uint8_t id, const void *header,
+                                 unsigned header_length, const uct_iov_t *iov,
+                                 size_t iovcnt, unsigned flags,
+                                 uct_completion_t *comp);
+ucs_status_t uct_hxb_ep_put_zcopy(uct_ep_h tl_ep, const uct_iov_t *iov,
+                                  size_t iovcnt, uint64_t remote_addr,
+                                  uct_rkey_t rkey, uct_completion_t *comp);
+ucs_status_t uct_hxb_ep_get_zcopy(uct_ep_h tl_ep, const uct_iov_t *iov,
+                                  size_t iovcnt, uint64_t remote_addr,
+                                  uct_rkey_t rkey, uct_completion_t *comp);
+ucs_status_t uct_hxb_ep_flush(uct_ep_h tl_ep, unsigned flags, uct_completion_t *comp);
+ucs_status_t uct_hxb_ep_fence(uct_ep_h tl_ep, unsigned flags);
+ucs_status_t uct_hxb_ep_check(uct_ep_h tl_ep, unsigned flags, uct_completion_t *comp);
+ucs_status_t uct_hxb_ep_pending_add(uct_ep_h tl_ep, uct_pending_req_t *req,
+                                    unsigned flags);
+void uct_hxb_ep_pending_purge(uct_ep_h tl_ep, uct_pending_purge_callback_t cb,
+                              void *arg);
+void uct_hxb_ep_dispatch_pending(uct_hxb_ep_t *ep);
+void uct_hxb_ep_peer_failed(uct_hxb_iface_t *iface, hxb_peer_t *peer);
+
+#endif

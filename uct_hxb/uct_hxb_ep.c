@@ -1,0 +1,267 @@
+/* Endpoints: UCT operations mapped onto an engine peer. Several UCT eps to
+ * one peer share the peer's sequence space, so ordering holds per peer. */
+#ifdef HAVE_CONFIG_H
+#include "hxb_config.h"
+#endif
+#include "uct_hxb.h"
+
+#include <arpa/inet.h>
+#include <uct/base/uct_iov.inl>
+
+uint32_t uct_hxb_iface_peer_rails(uct_hxb_iface_t *iface,
+                                  const uct_hxb_device_addr_t *dev,
+                                  const uct_hxb_iface_addr_t *ifa,
+                                  hxb_raddr_t *addrs);
+
+static UCS_F_ALWAYS_INLINE ucs_status_t uct_hxb_status(long ret)
+{
+    if (ret == HXB_OK) {
+        return UCS_OK;
+    } else if (ret == HXB_INPROGRESS) {
+        return UCS_INPROGRESS;
+    } else if (ret == HXB_EAGAIN) {
+        return UCS_ERR_NO_RESOURCE;
+    } else if (ret == -HXB_E_PEER) {
+        return UCS_ERR_ENDPOINT_TIMEOUT;
+    }
+    return UCS_ERR_INVALID_PARAM;
+}
+
+/* An operation issued after a fence waits until everything before it is
+ * acknowledged: PUT frames are placed in arrival order, so this is what
+ * keeps "put; fence; put" to one address ordered. */
+static UCS_F_ALWAYS_INLINE int uct_hxb_ep_fenced(uct_hxb_ep_t *ep)
+{
+    if (ucs_likely(!ep->fence)) {
+        return 0;
+    }
+    if (!hxb_peer_tx_idle(ep->peer)) {
+        return 1;
+    }
+    ep->fence = 0;
+    return 0;
+}
+
+static UCS_CLASS_INIT_FUNC(uct_hxb_ep_t, const uct_ep_params_t *params)
+{
+    uct_hxb_iface_t *iface = ucs_derived_of(params->iface, uct_hxb_iface_t);
+    const uct_hxb_device_addr_t *dev;
+    const uct_hxb_iface_addr_t *ifa;
+    hxb_raddr_t addrs[HXB_MAX_RAILS];
+    uint32_t mask;
+
+    UCS_CLASS_CALL_SUPER_INIT(uct_base_ep_t, &iface->super);
+
+    if (!(params->field_mask & UCT_EP_PARAM_FIELD_DEV_ADDR) ||
+        !(params->field_mask & UCT_EP_PARAM_FIELD_IFACE_ADDR)) {
+        return UCS_ERR_INVALID_PARAM;
+    }
+    dev  = (const void*)params->dev_addr;
+    ifa  = (const void*)params->iface_addr;
+    memset(addrs, 0, sizeof(addrs));
+    mask = uct_hxb_iface_peer_rails(iface, dev, ifa, addrs);
+    if (mask == 0) {
+        ucs_error("hxb: no rail reaches node %u", dev->node);
+        return UCS_ERR_UNREACHABLE;
+    }
+    self->peer = hxb_peer_get(iface->engine, dev->node, ntohs(ifa->proc),
+                              ifa->epoch, addrs, mask);
+    if (self->peer == NULL) {
+        return UCS_ERR_NO_MEMORY;
+    }
+    self->fence = 0;
+    ucs_queue_head_init(&self->pending);
+    ucs_list_add_tail(&iface->eps, &self->list);
+    ucs_debug("hxb: ep %p to node %u proc %u rails 0x%x", self, dev->node,
+              ntohs(ifa->proc), mask);
+    return UCS_OK;
+}
+
+static UCS_CLASS_CLEANUP_FUNC(uct_hxb_ep_t)
+{
+    ucs_list_del(&self->list);
+    hxb_peer_cancel(self->peer);
+    hxb_peer_put_ref(self->peer);
+}
+
+UCS_CLASS_DEFINE(uct_hxb_ep_t, uct_base_ep_t);
+UCS_CLASS_DEFINE_NEW_FUNC(uct_hxb_ep_t, uct_ep_t, const uct_ep_params_t*);
+UCS_CLASS_DEFINE_DELETE_FUNC(uct_hxb_ep_t, uct_ep_t);
+
+#define UCT_HXB_EP_CHECK(_ep) \
+    if (ucs_unlikely(!ucs_queue_is_empty(&(_ep)->pending) || \
+                     uct_hxb_ep_fenced(_ep))) { \
+        return UCS_ERR_NO_RESOURCE; \
+    }
+
+ucs_status_t uct_hxb_ep_am_short(uct_ep_h tl_ep, uint8_t id, uint64_t header,
+                                 const void *payload, unsigned length)
+{
+    uct_hxb_ep_t *ep    = ucs_derived_of(tl_ep, uct_hxb_ep_t);
+    struct iovec iov[2] = {{&header, sizeof(header)}, {(void*)payload, length}};
+
+    UCT_CHECK_AM_ID(id);
+    UCT_CHECK_LENGTH(length + sizeof(header), 0, HXB_AM_INLINE, "am_short");
+    UCT_HXB_EP_CHECK(ep);
+    return uct_hxb_status(hxb_am_send(ep->peer, id, iov, 2));
+}
+
+ucs_status_t uct_hxb_ep_am_short_iov(uct_ep_h tl_ep, uint8_t id,
+                                     const uct_iov_t *uiov, size_t iovcnt)
+{
+    uct_hxb_ep_t *ep = ucs_derived_of(tl_ep, uct_hxb_ep_t);
+    struct iovec iov[8];
+    size_t i, n = 0;
+
+    UCT_CHECK_AM_ID(id);
+    UCT_CHECK_LENGTH(uct_iov_total_length(uiov, iovcnt), 0, HXB_AM_INLINE,
+                     "am_short_iov");
+    UCT_HXB_EP_CHECK(ep);
+    for (i = 0; (i < iovcnt) && (n < 8); i++) {
+        iov[n].iov_base  = uiov[i].buffer;
+        iov[n++].iov_len = uct_iov_get_length(&uiov[i]);
+    }
+    return uct_hxb_status(hxb_am_send(ep->peer, id, iov, (int)n));
+}
+
+ssize_t uct_hxb_ep_am_bcopy(uct_ep_h tl_ep, uint8_t id, uct_pack_callback_t pack_cb,
+                            void *arg, unsigned flags)
+{
+    uct_hxb_ep_t *ep = ucs_derived_of(tl_ep, uct_hxb_ep_t);
+    long ret;
+
+    UCT_CHECK_AM_ID(id);
+    UCT_HXB_EP_CHECK(ep);
+    ret = hxb_am_bcopy(ep->peer, id, pack_cb, arg);
+    return (ret >= 0) ? ret : uct_hxb_status(ret);
+}
+
+ucs_status_t uct_hxb_ep_am_zcopy(uct_ep_h tl_ep, uint8_t id, const void *header,
+                                 unsigned header_length, const uct_iov_t *iov,
+                                 size_t iovcnt, unsigned flags,
+                                 uct_completion_t *comp)
+{
+    uct_hxb_ep_t *ep = ucs_derived_of(tl_ep, uct_hxb_ep_t);
+    const void *data = iovcnt ? iov[0].buffer : NULL;
+    size_t len       = iovcnt ? uct_iov_get_length(&iov[0]) : 0;
+
+    UCT_CHECK_AM_ID(id);
+    UCT_CHECK_PARAM(iovcnt <= 1, "hxb am_zcopy takes at most one iov");
+    UCT_HXB_EP_CHECK(ep);
+    return uct_hxb_status(hxb_am_zcopy(ep->peer, id, header, header_length, data,
+                                       len, comp));
+}
+
+ucs_status_t uct_hxb_ep_put_zcopy(uct_ep_h tl_ep, const uct_iov_t *iov,
+                                  size_t iovcnt, uint64_t remote_addr,
+                                  uct_rkey_t rkey, uct_completion_t *comp)
+{
+    uct_hxb_ep_t *ep = ucs_derived_of(tl_ep, uct_hxb_ep_t);
+
+    UCT_CHECK_PARAM(iovcnt == 1, "hxb put_zcopy takes one iov");
+    UCT_HXB_EP_CHECK(ep);
+    return uct_hxb_status(hxb_put(ep->peer, iov[0].buffer,
+                                  uct_iov_get_length(&iov[0]), remote_addr, rkey,
+                                  comp));
+}
+
+ucs_status_t uct_hxb_ep_get_zcopy(uct_ep_h tl_ep, const uct_iov_t *iov,
+                                  size_t iovcnt, uint64_t remote_addr,
+                                  uct_rkey_t rkey, uct_completion_t *comp)
+{
+    uct_hxb_ep_t *ep = ucs_derived_of(tl_ep, uct_hxb_ep_t);
+
+    UCT_CHECK_PARAM(iovcnt == 1, "hxb get_zcopy takes one iov");
+    UCT_HXB_EP_CHECK(ep);
+    return uct_hxb_status(hxb_get(ep->peer, iov[0].buffer,
+                                  uct_iov_get_length(&iov[0]), remote_addr, rkey,
+                                  comp));
+}
+
+ucs_status_t uct_hxb_ep_flush(uct_ep_h tl_ep, unsigned flags, uct_completion_t *comp)
+{
+    uct_hxb_ep_t *ep = ucs_derived_of(tl_ep, uct_hxb_ep_t);
+    int ret;
+
+    if (flags & UCT_FLUSH_FLAG_CANCEL) {
+        hxb_peer_cancel(ep->peer);
+        uct_ep_pending_purge(tl_ep, ucs_empty_function_do_assert_void, NULL);
+        return UCS_OK;
+    }
+    if (!ucs_queue_is_empty(&ep->pending)) {
+        return UCS_ERR_NO_RESOURCE;
+    }
+    ret = hxb_flush(ep->peer, comp);
+    return uct_hxb_status(ret);
+}
+
+ucs_status_t uct_hxb_ep_fence(uct_ep_h tl_ep, unsigned flags)
+{
+    uct_hxb_ep_t *ep = ucs_derived_of(tl_ep, uct_hxb_ep_t);
+
+    ep->fence = !hxb_peer_tx_idle(ep->peer);
+    return UCS_OK;
+}
+
+ucs_status_t uct_hxb_ep_check(uct_ep_h tl_ep, unsigned flags, uct_completion_t *comp)
+{
+    uct_hxb_ep_t *ep = ucs_derived_of(tl_ep, uct_hxb_ep_t);
+
+    /* A zero-length PUT is a sequenced frame: if the peer is gone, its
+     * retransmissions time out and the peer is reported failed. */
+    if (hxb_peer_failed(ep->peer)) {
+        return UCS_ERR_ENDPOINT_TIMEOUT;
+    }
+    hxb_put(ep->peer, NULL, 0, 0, 0, NULL);
+    return UCS_OK;
+}
+
+ucs_status_t uct_hxb_ep_pending_add(uct_ep_h tl_ep, uct_pending_req_t *req,
+                                    unsigned flags)
+{
+    uct_hxb_ep_t *ep = ucs_derived_of(tl_ep, uct_hxb_ep_t);
+
+    uct_pending_req_queue_push(&ep->pending, req);
+    return UCS_OK;
+}
+
+void uct_hxb_ep_pending_purge(uct_ep_h tl_ep, uct_pending_purge_callback_t cb,
+                              void *arg)
+{
+    uct_hxb_ep_t *ep = ucs_derived_of(tl_ep, uct_hxb_ep_t);
+    uct_pending_req_priv_queue_t *priv;
+
+    uct_pending_queue_purge(priv, &ep->pending, 1, cb, arg);
+}
+
+void uct_hxb_ep_dispatch_pending(uct_hxb_ep_t *ep)
+{
+    uct_pending_req_priv_queue_t *priv;
+
+    if (uct_hxb_ep_fenced(ep)) {
+        return;
+    }
+    /* pending requests call our send functions, which refuse while the
+     * queue is non-empty: take the queue out while dispatching */
+    {
+        ucs_queue_head_t q;
+        ucs_queue_head_init(&q);
+        ucs_queue_splice(&q, &ep->pending);
+        uct_pending_queue_dispatch(priv, &q, 1);
+        ucs_queue_splice(&q, &ep->pending);   /* append what arrived meanwhile */
+        ucs_queue_head_init(&ep->pending);
+        ucs_queue_splice(&ep->pending, &q);
+    }
+}
+
+void uct_hxb_ep_peer_failed(uct_hxb_iface_t *iface, hxb_peer_t *peer)
+{
+    uct_hxb_ep_t *ep, *tmp;
+
+    ucs_list_for_each_safe(ep, tmp, &iface->eps, list) {
+        if (ep->peer == peer) {
+            uct_iface_handle_ep_err(&iface->super.super, &ep->super.super,
+                                    UCS_ERR_ENDPOINT_TIMEOUT);
+        }
+    }
+}

@@ -1,0 +1,741 @@
+/* The hxb interface: one per process (per UCT worker), spanning all rails,
+ * shown to UCX as the single device "hxb0". Registers the component when
+ * the library is loaded (UCX 1.13 dlopens only modules it was built with:
+ * LD_PRELOAD or link libuct_hxb.so, see README). */
+#ifdef HAVE_CONFIG_H
+#include "hxb_config.h"
+#endif
+#include "uct_hxb.h"
+
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <sys/epoll.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <ucs/sys/string.h>
+#include <ucs/sys/sys.h>
+#include <ucs/time/time.h>
+
+static ucs_config_field_t uct_hxb_iface_config_table[] = {
+    {"", "", NULL, ucs_offsetof(uct_hxb_iface_config_t, super),
+     UCS_CONFIG_TYPE_TABLE(uct_iface_config_table)},
+
+    {"RAILS", "",
+     "Comma-separated rail interfaces. Empty: the interfaces the topology file\n"
+     "lists for this node, or else every up Ethernet interface but loopback.",
+     ucs_offsetof(uct_hxb_iface_config_t, rails), UCS_CONFIG_TYPE_STRING_ARRAY},
+
+    {"TOPO", "",
+     "Hyper-crossbar topology file (grid, node coordinates, rail interfaces),\n"
+     "as written by contrib/testbed/hxb-testbed. Empty: no topology, direct\n"
+     "peers only.",
+     ucs_offsetof(uct_hxb_iface_config_t, topo), UCS_CONFIG_TYPE_STRING},
+
+    {"NODE", "",
+     "This node's name in the topology file. Empty: the host name.",
+     ucs_offsetof(uct_hxb_iface_config_t, node), UCS_CONFIG_TYPE_STRING},
+
+    {"MODE", "auto",
+     "Rail kind: 'raw' (Ethernet frames, needs CAP_NET_RAW), 'udp' (UDP\n"
+     "datagrams, unprivileged) or 'auto' (raw if permitted, else udp).",
+     ucs_offsetof(uct_hxb_iface_config_t, mode), UCS_CONFIG_TYPE_STRING},
+
+    {"JOB_KEY", "",
+     "64-bit key every frame carries; frames with another key are dropped.\n"
+     "Empty: derived from PMIX_NAMESPACE when set, else a fixed default.",
+     ucs_offsetof(uct_hxb_iface_config_t, job_key), UCS_CONFIG_TYPE_STRING},
+
+    {"WINDOW", "1024",
+     "Frames in flight per peer (power of two, at most 1024).",
+     ucs_offsetof(uct_hxb_iface_config_t, window), UCS_CONFIG_TYPE_UINT},
+
+    {"MAX_BCOPY", "64k",
+     "Largest active message; hxb cuts it into rail frames.",
+     ucs_offsetof(uct_hxb_iface_config_t, max_bcopy), UCS_CONFIG_TYPE_MEMUNITS},
+
+    {"CHECKSUM", "try",
+     "Checksum every frame: yes, no, or try (= yes on raw rails; UDP rails\n"
+     "have the kernel's checksum).",
+     ucs_offsetof(uct_hxb_iface_config_t, checksum), UCS_CONFIG_TYPE_TERNARY},
+
+    {"RTO_MIN", "1ms", "Smallest retransmission timeout.",
+     ucs_offsetof(uct_hxb_iface_config_t, rto_min), UCS_CONFIG_TYPE_TIME},
+
+    {"RTO_MAX", "200ms", "Largest retransmission timeout (after backoff).",
+     ucs_offsetof(uct_hxb_iface_config_t, rto_max), UCS_CONFIG_TYPE_TIME},
+
+    {"ACK_DELAY", "20us",
+     "How long a received frame may wait for an acknowledgement to ride on\n"
+     "a data frame before a separate ACK is sent.",
+     ucs_offsetof(uct_hxb_iface_config_t, ack_delay), UCS_CONFIG_TYPE_TIME},
+
+    {"PEER_TIMEOUT", "10s",
+     "A peer that acknowledges nothing for this long is reported failed.",
+     ucs_offsetof(uct_hxb_iface_config_t, peer_timeout), UCS_CONFIG_TYPE_TIME},
+
+    {"RAIL_INFLIGHT", "64",
+     "Frames in flight per rail (flow control against rail queue overrun).",
+     ucs_offsetof(uct_hxb_iface_config_t, rail_inflight), UCS_CONFIG_TYPE_UINT},
+
+    {"RAIL_SPEED", "auto",
+     "Speed of each rail, for striping weights and the bandwidth reported to\n"
+     "UCX. auto: the link speed the kernel reports (10 Gbit/s if none).",
+     ucs_offsetof(uct_hxb_iface_config_t, rail_speed), UCS_CONFIG_TYPE_BW},
+
+    {NULL}
+};
+
+static uint64_t hxb_hash64(const char *s)
+{
+    uint64_t h = 0xcbf29ce484222325ull;   /* FNV-1a */
+
+    while (*s) {
+        h ^= (uint8_t)*s++;
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+static uint64_t uct_hxb_job_key(const char *cfg)
+{
+    const char *ns;
+    char *end;
+    uint64_t v;
+
+    if (cfg && *cfg) {
+        v = strtoull(cfg, &end, 0);
+        return (*end == '\0') ? v : hxb_hash64(cfg);
+    }
+    ns = getenv("PMIX_NAMESPACE");
+    if (ns && *ns) {
+        return hxb_hash64(ns);
+    }
+    return 0x6878622d6b657931ull; /* "hxb-key1" */
+}
+
+/* every up, non-loopback Ethernet interface */
+static int uct_hxb_default_rails(char names[][IF_NAMESIZE], int max)
+{
+    struct dirent *de;
+    char path[300];
+    DIR *d = opendir("/sys/class/net");
+    int n = 0, type;
+    FILE *f;
+
+    if (d == NULL) {
+        return 0;
+    }
+    while ((de = readdir(d)) && (n < max)) {
+        if ((de->d_name[0] == '.') || !strcmp(de->d_name, "lo") ||
+            (strlen(de->d_name) >= IF_NAMESIZE)) {
+            continue;
+        }
+        snprintf(path, sizeof(path), "/sys/class/net/%s/type", de->d_name);
+        type = 0;
+        if ((f = fopen(path, "r"))) {
+            if (fscanf(f, "%d", &type) != 1) {
+                type = 0;
+            }
+            fclose(f);
+        }
+        snprintf(path, sizeof(path), "/sys/class/net/%s/operstate", de->d_name);
+        if ((type == 1) && (f = fopen(path, "r"))) {
+            char state[32] = "";
+            if (fscanf(f, "%31s", state) == 1 &&
+                (!strcmp(state, "up") || !strcmp(state, "unknown"))) {
+                ucs_strncpy_zero(names[n++], de->d_name, IF_NAMESIZE);
+            }
+            fclose(f);
+        }
+    }
+    closedir(d);
+    return n;
+}
+
+static int uct_hxb_rail_names(const uct_hxb_iface_config_t *config,
+                              uct_hxb_iface_t *iface, int node,
+                              char names[][IF_NAMESIZE])
+{
+    int i, n = 0;
+
+    if (config->rails.count > 0) {
+        for (i = 0; (i < config->rails.count) && (n < HXB_MAX_RAILS); i++) {
+            ucs_strncpy_zero(names[n++], config->rails.names[i], IF_NAMESIZE);
+        }
+        return n;
+    }
+    if (iface->have_topo && (node >= 0)) {
+        for (i = 0; (i < iface->topo.num_ifaces) && (n < HXB_MAX_RAILS); i++) {
+            if (iface->topo.ifaces[i].node == node) {
+                ucs_strncpy_zero(names[n++], iface->topo.ifaces[i].ifname,
+                                 IF_NAMESIZE);
+            }
+        }
+        return n;
+    }
+    return uct_hxb_default_rails(names, HXB_MAX_RAILS);
+}
+
+static ucs_status_t uct_hxb_iface_query(uct_iface_h tl_iface, uct_iface_attr_t *attr)
+{
+    uct_hxb_iface_t *iface = ucs_derived_of(tl_iface, uct_hxb_iface_t);
+    const hxb_engine_cfg_t *cfg = hxb_engine_cfg(iface->engine);
+    size_t frag = hxb_engine_frag_size(iface->engine);
+    double bw = 0;
+    int i;
+
+    uct_base_iface_query(&iface->super, attr);
+    for (i = 0; i < hxb_engine_num_rails(iface->engine); i++) {
+        bw += hxb_engine_rail(iface->engine, i)->speed;
+    }
+    attr->iface_addr_len  = sizeof(uct_hxb_iface_addr_t);
+    attr->device_addr_len = sizeof(uct_hxb_device_addr_t);
+    attr->ep_addr_len     = 0;
+    attr->max_conn_priv   = 0;
+    attr->cap.flags       = UCT_IFACE_FLAG_CONNECT_TO_IFACE |
+                            UCT_IFACE_FLAG_AM_SHORT |
+                            UCT_IFACE_FLAG_AM_BCOPY |
+                            UCT_IFACE_FLAG_AM_ZCOPY |
+                            UCT_IFACE_FLAG_PUT_ZCOPY |
+                            UCT_IFACE_FLAG_GET_ZCOPY |
+                            UCT_IFACE_FLAG_PENDING |
+                            UCT_IFACE_FLAG_CB_SYNC |
+                            UCT_IFACE_FLAG_EP_CHECK |
+                            UCT_IFACE_FLAG_ERRHANDLE_PEER_FAILURE;
+    attr->cap.event_flags = UCT_IFACE_FLAG_EVENT_SEND_COMP |
+                            UCT_IFACE_FLAG_EVENT_RECV |
+                            UCT_IFACE_FLAG_EVENT_FD;
+
+    attr->cap.am.max_short       = HXB_AM_INLINE;
+    attr->cap.am.max_bcopy       = cfg->max_msg;
+    attr->cap.am.min_zcopy       = 0;
+    attr->cap.am.max_zcopy       = cfg->max_msg - HXB_AM_INLINE;
+    attr->cap.am.opt_zcopy_align = 1;
+    attr->cap.am.align_mtu       = frag;
+    attr->cap.am.max_hdr         = HXB_AM_INLINE;
+    attr->cap.am.max_iov         = 1;
+
+    attr->cap.put.max_short       = 0;
+    attr->cap.put.max_bcopy       = 0;
+    attr->cap.put.min_zcopy       = 0;
+    attr->cap.put.max_zcopy       = 1ul << 30;
+    attr->cap.put.opt_zcopy_align = 1;
+    attr->cap.put.align_mtu       = frag;
+    attr->cap.put.max_iov         = 1;
+
+    attr->cap.get.max_short       = 0;
+    attr->cap.get.max_bcopy       = 0;
+    attr->cap.get.min_zcopy       = 0;
+    attr->cap.get.max_zcopy       = 1ul << 30;
+    attr->cap.get.opt_zcopy_align = 1;
+    attr->cap.get.align_mtu       = frag;
+    attr->cap.get.max_iov         = 1;
+
+    /* one syscall each way and a poll loop: ~10 us on kernel sockets */
+    attr->latency             = ucs_linear_func_make(10e-6, 0);
+    attr->bandwidth.dedicated = bw * 0.97;  /* headers cost ~1% at 9000 MTU */
+    attr->bandwidth.shared    = 0;
+    attr->overhead            = 1e-6;
+    attr->priority            = 0;
+    return UCS_OK;
+}
+
+static ucs_status_t uct_hxb_iface_get_device_address(uct_iface_h tl_iface,
+                                                     uct_device_addr_t *addr)
+{
+    uct_hxb_iface_t *iface = ucs_derived_of(tl_iface, uct_hxb_iface_t);
+
+    memcpy(addr, &iface->dev_addr, sizeof(iface->dev_addr));
+    return UCS_OK;
+}
+
+static ucs_status_t uct_hxb_iface_get_address(uct_iface_h tl_iface,
+                                              uct_iface_addr_t *addr)
+{
+    uct_hxb_iface_t *iface = ucs_derived_of(tl_iface, uct_hxb_iface_t);
+
+    memcpy(addr, &iface->iface_addr, sizeof(iface->iface_addr));
+    return UCS_OK;
+}
+
+static uint32_t prefix_mask(unsigned prefix)
+{
+    return prefix ? htonl(~0u << (32 - prefix)) : 0;
+}
+
+/* Do local rail `r` and the peer's rail `ra` share a switch/subnet? */
+static int uct_hxb_rail_match(const hxb_rail_t *r, const uct_hxb_rail_addr_t *ra)
+{
+    if (r->ip && ra->ip) {
+        return (r->prefix == ra->prefix) &&
+               ((r->ip & prefix_mask(r->prefix)) == (ra->ip & prefix_mask(ra->prefix)));
+    }
+    /* raw rails without addresses: same dimension and rail number */
+    return ((r->dim << 4) | r->railno) == ra->dimrail;
+}
+
+uint32_t uct_hxb_iface_peer_rails(uct_hxb_iface_t *iface,
+                                  const uct_hxb_device_addr_t *dev,
+                                  const uct_hxb_iface_addr_t *ifa,
+                                  hxb_raddr_t *addrs)
+{
+    uint32_t mask = 0;
+    int i, j;
+
+    for (i = 0; i < hxb_engine_num_rails(iface->engine); i++) {
+        hxb_rail_t *r = hxb_engine_rail(iface->engine, i);
+        for (j = 0; (j < dev->nrails) && (j < HXB_MAX_RAILS); j++) {
+            if (uct_hxb_rail_match(r, &dev->rails[j])) {
+                memcpy(addrs[i].mac, dev->rails[j].mac, 6);
+                addrs[i].ip   = dev->rails[j].ip;
+                addrs[i].port = ifa->proc;
+                mask |= UCS_BIT(i);
+                break;
+            }
+        }
+    }
+    return mask;
+}
+
+static int uct_hxb_iface_is_reachable(const uct_iface_h tl_iface,
+                                      const uct_device_addr_t *dev_addr,
+                                      const uct_iface_addr_t *iface_addr)
+{
+    uct_hxb_iface_t *iface          = ucs_derived_of(tl_iface, uct_hxb_iface_t);
+    const uct_hxb_device_addr_t *dev = (const void*)dev_addr;
+    const uct_hxb_iface_addr_t *ifa  = (const void*)iface_addr;
+    hxb_raddr_t addrs[HXB_MAX_RAILS];
+
+    if ((dev == NULL) || (ifa == NULL) ||
+        (dev->fabric != iface->dev_addr.fabric) || (dev->mode != iface->mode)) {
+        return 0;
+    }
+    /* raw frames do not loop back inside a host: same-node peers belong to
+     * shared memory transports */
+    if ((iface->mode == HXB_RAIL_RAW) && (dev->node == iface->dev_addr.node)) {
+        return 0;
+    }
+    return uct_hxb_iface_peer_rails(iface, dev, ifa, addrs) != 0;
+}
+
+static unsigned uct_hxb_iface_progress(uct_iface_h tl_iface)
+{
+    uct_hxb_iface_t *iface = ucs_derived_of(tl_iface, uct_hxb_iface_t);
+    unsigned count         = hxb_engine_progress(iface->engine);
+    uct_hxb_ep_t *ep, *tmp;
+
+    ucs_list_for_each_safe(ep, tmp, &iface->eps, list) {
+        if (!ucs_queue_is_empty(&ep->pending)) {
+            uct_hxb_ep_dispatch_pending(ep);
+        }
+    }
+    return count;
+}
+
+static ucs_status_t uct_hxb_iface_flush(uct_iface_h tl_iface, unsigned flags,
+                                        uct_completion_t *comp)
+{
+    uct_hxb_iface_t *iface = ucs_derived_of(tl_iface, uct_hxb_iface_t);
+    ucs_status_t status    = UCS_OK;
+    uct_hxb_ep_t *ep;
+
+    if (comp != NULL) {
+        return UCS_ERR_UNSUPPORTED;
+    }
+    ucs_list_for_each(ep, &iface->eps, list) {
+        if (!ucs_queue_is_empty(&ep->pending) ||
+            (hxb_flush(ep->peer, NULL) == HXB_INPROGRESS)) {
+            status = UCS_INPROGRESS;
+        }
+    }
+    if (status == UCS_INPROGRESS) {
+        hxb_engine_progress(iface->engine);
+    }
+    return status;
+}
+
+static ucs_status_t uct_hxb_iface_event_fd_get(uct_iface_h tl_iface, int *fd_p)
+{
+    uct_hxb_iface_t *iface = ucs_derived_of(tl_iface, uct_hxb_iface_t);
+
+    *fd_p = iface->epfd;
+    return UCS_OK;
+}
+
+static ucs_status_t uct_hxb_iface_event_arm(uct_iface_h tl_iface, unsigned events)
+{
+    uct_hxb_iface_t *iface = ucs_derived_of(tl_iface, uct_hxb_iface_t);
+
+    /* frames waiting, or acks and retransmissions due: do not sleep */
+    return hxb_engine_progress(iface->engine) ? UCS_ERR_BUSY : UCS_OK;
+}
+
+static void uct_hxb_am_cb(void *arg, hxb_peer_t *peer, unsigned am_id, void *data,
+                          size_t len)
+{
+    uct_hxb_iface_t *iface = arg;
+
+    uct_iface_trace_am(&iface->super, UCT_AM_TRACE_TYPE_RECV, am_id, data, len,
+                       "RX: AM");
+    uct_iface_invoke_am(&iface->super, am_id, data, len, 0);
+}
+
+static void uct_hxb_complete_cb(void *arg, void *comp, int status)
+{
+    uct_invoke_completion(comp, (status == 0) ? UCS_OK :
+                                (status == HXB_E_RKEY) ? UCS_ERR_INVALID_ADDR :
+                                (status == HXB_E_CANCEL) ? UCS_ERR_CANCELED :
+                                UCS_ERR_ENDPOINT_TIMEOUT);
+}
+
+static int uct_hxb_mem_check_cb(void *arg, uint64_t addr, uint64_t rkey, size_t len,
+                                int write)
+{
+    uct_hxb_iface_t *iface = arg;
+
+    return uct_hxb_md_check(iface->md, addr, rkey, len);
+}
+
+static void uct_hxb_peer_failed_cb(void *arg, hxb_peer_t *peer)
+{
+    uct_hxb_ep_peer_failed(arg, peer);
+}
+
+static UCS_CLASS_DECLARE_DELETE_FUNC(uct_hxb_iface_t, uct_iface_t);
+
+static uct_iface_ops_t uct_hxb_iface_ops = {
+    .ep_am_short              = uct_hxb_ep_am_short,
+    .ep_am_short_iov          = uct_hxb_ep_am_short_iov,
+    .ep_am_bcopy              = uct_hxb_ep_am_bcopy,
+    .ep_am_zcopy              = uct_hxb_ep_am_zcopy,
+    .ep_put_zcopy             = uct_hxb_ep_put_zcopy,
+    .ep_get_zcopy             = uct_hxb_ep_get_zcopy,
+    .ep_pending_add           = uct_hxb_ep_pending_add,
+    .ep_pending_purge         = uct_hxb_ep_pending_purge,
+    .ep_flush                 = uct_hxb_ep_flush,
+    .ep_fence                 = uct_hxb_ep_fence,
+    .ep_check                 = uct_hxb_ep_check,
+    .ep_create                = UCS_CLASS_NEW_FUNC_NAME(uct_hxb_ep_t),
+    .ep_destroy               = UCS_CLASS_DELETE_FUNC_NAME(uct_hxb_ep_t),
+    .iface_flush              = uct_hxb_iface_flush,
+    .iface_fence              = uct_base_iface_fence,
+    .iface_progress_enable    = uct_base_iface_progress_enable,
+    .iface_progress_disable   = uct_base_iface_progress_disable,
+    .iface_progress           = uct_hxb_iface_progress,
+    .iface_event_fd_get       = uct_hxb_iface_event_fd_get,
+    .iface_event_arm          = uct_hxb_iface_event_arm,
+    .iface_close              = UCS_CLASS_DELETE_FUNC_NAME(uct_hxb_iface_t),
+    .iface_query              = uct_hxb_iface_query,
+    .iface_get_device_address = uct_hxb_iface_get_device_address,
+    .iface_get_address        = uct_hxb_iface_get_address,
+    .iface_is_reachable       = uct_hxb_iface_is_reachable,
+};
+
+/* Reserve a process id unique on this node: a UDP port bound on every
+ * address (raw mode keeps the socket open for as long as the iface). */
+static int uct_hxb_reserve_port(uint16_t *port)
+{
+    struct sockaddr_in sa = {.sin_family = AF_INET};
+    socklen_t len         = sizeof(sa);
+    int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+    if ((fd < 0) || (bind(fd, (struct sockaddr*)&sa, sizeof(sa)) < 0) ||
+        (getsockname(fd, (struct sockaddr*)&sa, &len) < 0)) {
+        if (fd >= 0) {
+            close(fd);
+        }
+        return -1;
+    }
+    *port = sa.sin_port;
+    return fd;
+}
+
+static ucs_status_t uct_hxb_iface_open_rails(uct_hxb_iface_t *self,
+                                             const uct_hxb_iface_config_t *config,
+                                             int node)
+{
+    char names[HXB_MAX_RAILS][IF_NAMESIZE], err[256];
+    uint16_t port = 0;
+    hxb_rail_t *rail;
+    int n, i, ret, attempt;
+
+    n = uct_hxb_rail_names(config, self, node, names);
+    if (n == 0) {
+        ucs_debug("hxb: no rail interfaces found");
+        return UCS_ERR_NO_DEVICE;
+    }
+    if (!strcmp(config->mode, "udp")) {
+        self->mode = HXB_RAIL_UDP;
+    } else if (!strcmp(config->mode, "raw") || !strcmp(config->mode, "auto")) {
+        self->mode = HXB_RAIL_RAW;
+    } else {
+        ucs_error("UCX_HXB_MODE=%s: must be raw, udp or auto", config->mode);
+        return UCS_ERR_INVALID_PARAM;
+    }
+
+    if (self->mode == HXB_RAIL_RAW) {
+        self->port_fd = uct_hxb_reserve_port(&port);
+        if (self->port_fd < 0) {
+            ucs_error("hxb: cannot reserve a process id: %m");
+            return UCS_ERR_IO_ERROR;
+        }
+        for (i = 0; i < n; i++) {
+            ret = hxb_rail_open(HXB_RAIL_RAW, names[i], ntohs(port) ? port : 0,
+                                NULL, &rail, err, sizeof(err));
+            if ((ret == -EPERM) || (ret == -EACCES)) {
+                if (!strcmp(config->mode, "raw")) {
+                    ucs_error("hxb: %s", err);
+                    return UCS_ERR_IO_ERROR;
+                }
+                ucs_debug("hxb: %s; using UDP rails", err);
+                self->mode = HXB_RAIL_UDP;
+                break;
+            } else if (ret < 0) {
+                ucs_error("hxb: %s", err);
+                return UCS_ERR_IO_ERROR;
+            }
+            hxb_engine_add_rail(self->engine, rail);
+        }
+        if (self->mode == HXB_RAIL_RAW) {
+            self->iface_addr.proc = port;
+            return UCS_OK;
+        }
+        close(self->port_fd);
+        self->port_fd = -1;
+    }
+
+    /* UDP: the same port on every rail address is our process id */
+    for (attempt = 0; attempt < 32; attempt++) {
+        port = 0;
+        for (i = 0; i < n; i++) {
+            ret = hxb_rail_open(HXB_RAIL_UDP, names[i], 0, &port, &rail, err,
+                                sizeof(err));
+            if (ret < 0) {
+                break;
+            }
+            hxb_engine_add_rail(self->engine, rail);
+        }
+        if (i == n) {
+            self->iface_addr.proc = port;
+            return UCS_OK;
+        }
+        if ((ret != -EADDRINUSE) || (i == 0)) {
+            ucs_error("hxb: %s", err);
+            return UCS_ERR_IO_ERROR;
+        }
+        /* the port is taken on a later rail: start over with another */
+        ucs_debug("hxb: %s, retrying", err);
+        return UCS_ERR_BUSY;
+    }
+    return UCS_ERR_BUSY;
+}
+
+static UCS_CLASS_INIT_FUNC(uct_hxb_iface_t, uct_md_h md, uct_worker_h worker,
+                           const uct_iface_params_t *params,
+                           const uct_iface_config_t *tl_config)
+{
+    uct_hxb_iface_config_t *config = ucs_derived_of(tl_config,
+                                                    uct_hxb_iface_config_t);
+    hxb_callbacks_t cb = {
+        .arg         = self,
+        .am          = uct_hxb_am_cb,
+        .complete    = uct_hxb_complete_cb,
+        .mem_check   = uct_hxb_mem_check_cb,
+        .peer_failed = uct_hxb_peer_failed_cb,
+    };
+    struct epoll_event ev = {.events = EPOLLIN};
+    hxb_engine_cfg_t ecfg;
+    const char *node_name;
+    char err[512], host[256];
+    ucs_status_t status;
+    int node = -1, i, fd, fds[HXB_MAX_RAILS], nfds;
+
+    UCS_CLASS_CALL_SUPER_INIT(uct_base_iface_t, &uct_hxb_iface_ops,
+                              &uct_base_iface_internal_ops, md, worker, params,
+                              tl_config UCS_STATS_ARG(NULL)
+                              UCS_STATS_ARG(UCT_HXB_NAME));
+
+    self->md      = ucs_derived_of(md, uct_hxb_md_t);
+    self->port_fd = -1;
+    self->epfd    = -1;
+    ucs_list_head_init(&self->eps);
+
+    if (config->topo[0] != '\0') {
+        if (hxb_topo_load(config->topo, &self->topo, err, sizeof(err)) < 0) {
+            ucs_error("hxb: %s", err);
+            return UCS_ERR_INVALID_PARAM;
+        }
+        self->have_topo = 1;
+        node_name = config->node;
+        if (node_name[0] == '\0') {
+            gethostname(host, sizeof(host));
+            host[sizeof(host) - 1] = '\0';
+            node_name = host;
+        }
+        node = hxb_topo_find_node(&self->topo, node_name);
+        if (node < 0) {
+            ucs_error("hxb: node '%s' is not in the topology file %s (set "
+                      "UCX_HXB_NODE)", node_name, config->topo);
+            status = UCS_ERR_INVALID_PARAM;
+            goto err_topo;
+        }
+    }
+
+    hxb_engine_cfg_default(&ecfg);
+    ecfg.job_key       = uct_hxb_job_key(config->job_key);
+    ecfg.window        = config->window;
+    ecfg.max_msg       = config->max_bcopy;
+    ecfg.rto_min       = config->rto_min;
+    ecfg.rto_max       = config->rto_max;
+    ecfg.ack_delay     = config->ack_delay;
+    ecfg.peer_timeout  = config->peer_timeout;
+    ecfg.rail_inflight = config->rail_inflight;
+    do {
+        if (getrandom(&ecfg.epoch, sizeof(ecfg.epoch), 0) != sizeof(ecfg.epoch)) {
+            ecfg.epoch = (uint32_t)ucs_generate_uuid((uintptr_t)self);
+        }
+    } while (ecfg.epoch == 0);
+
+    if (hxb_engine_create(&ecfg, &cb, &self->engine) < 0) {
+        ucs_error("hxb: bad configuration (UCX_HXB_WINDOW must be a power of 2 "
+                  "up to %d)", HXB_SACK_BITS);
+        status = UCS_ERR_INVALID_PARAM;
+        goto err_topo;
+    }
+    do {
+        status = uct_hxb_iface_open_rails(self, config, node);
+        if (status == UCS_ERR_BUSY) {
+            /* close what was opened and try another port */
+            hxb_engine_destroy(self->engine);
+            hxb_engine_create(&ecfg, &cb, &self->engine);
+        }
+    } while (status == UCS_ERR_BUSY);
+    if (status != UCS_OK) {
+        goto err_engine;
+    }
+
+    /* the engine's config now knows who we are */
+    {
+        hxb_engine_cfg_t *c = (hxb_engine_cfg_t*)hxb_engine_cfg(self->engine);
+        hxb_rail_t *r0 = hxb_engine_rail(self->engine, 0);
+        c->proc_id = ntohs(self->iface_addr.proc);
+        c->csum    = (config->checksum == UCS_YES) ||
+                     ((config->checksum == UCS_TRY) && (self->mode == HXB_RAIL_RAW));
+        if (node >= 0) {
+            c->node_id = (uint16_t)node;
+        } else if (r0->ip) {
+            c->node_id = (uint16_t)ntohl(r0->ip);   /* host part on a /16+ */
+        } else {
+            c->node_id = (uint16_t)((r0->mac[4] << 8) | r0->mac[5]);
+        }
+        /* the proc id is what the kernel filter of raw rails matches, and
+         * frames carry it little-endian: store it in host order */
+        self->iface_addr.proc = self->iface_addr.proc;
+    }
+
+    self->iface_addr.epoch = ecfg.epoch;
+    self->dev_addr.fabric  = (uint32_t)(ecfg.job_key ^ (ecfg.job_key >> 32));
+    self->dev_addr.node    = hxb_engine_cfg(self->engine)->node_id;
+    self->dev_addr.mode    = self->mode;
+    self->dev_addr.nrails  = hxb_engine_num_rails(self->engine);
+    for (i = 0; i < self->dev_addr.nrails; i++) {
+        hxb_rail_t *r = hxb_engine_rail(self->engine, i);
+        if (self->have_topo) {
+            const hxb_topo_iface_t *ti = hxb_topo_iface_by_name(&self->topo, node,
+                                                                r->ifname);
+            if (ti != NULL) {
+                r->dim    = ti->dim;
+                r->railno = ti->rail;
+            }
+        }
+        if (config->rail_speed > 0) {
+            r->speed = config->rail_speed;
+        }
+        self->dev_addr.rails[i].ip      = r->ip;
+        self->dev_addr.rails[i].prefix  = r->prefix;
+        self->dev_addr.rails[i].dimrail = (uint8_t)((r->dim << 4) | r->railno);
+        memcpy(self->dev_addr.rails[i].mac, r->mac, 6);
+    }
+
+    self->epfd = epoll_create1(EPOLL_CLOEXEC);
+    if (self->epfd < 0) {
+        status = UCS_ERR_IO_ERROR;
+        goto err_engine;
+    }
+    nfds = hxb_engine_fds(self->engine, fds, HXB_MAX_RAILS);
+    for (i = 0; i < nfds; i++) {
+        fd          = fds[i];
+        ev.data.fd  = fd;
+        epoll_ctl(self->epfd, EPOLL_CTL_ADD, fd, &ev);
+    }
+
+    ucs_debug("hxb: iface %p node %u proc %u epoch 0x%x, %d %s rails, frag %zu",
+              self, self->dev_addr.node, ntohs(self->iface_addr.proc),
+              self->iface_addr.epoch, self->dev_addr.nrails,
+              (self->mode == HXB_RAIL_RAW) ? "raw" : "udp",
+              hxb_engine_frag_size(self->engine));
+    return UCS_OK;
+
+err_engine:
+    hxb_engine_destroy(self->engine);
+    if (self->port_fd >= 0) {
+        close(self->port_fd);
+    }
+err_topo:
+    if (self->have_topo) {
+        hxb_topo_free(&self->topo);
+    }
+    return status;
+}
+
+static UCS_CLASS_CLEANUP_FUNC(uct_hxb_iface_t)
+{
+    uct_base_iface_progress_disable(&self->super.super,
+                                    UCT_PROGRESS_SEND | UCT_PROGRESS_RECV);
+    hxb_engine_destroy(self->engine);
+    if (self->epfd >= 0) {
+        close(self->epfd);
+    }
+    if (self->port_fd >= 0) {
+        close(self->port_fd);
+    }
+    if (self->have_topo) {
+        hxb_topo_free(&self->topo);
+    }
+}
+
+UCS_CLASS_DEFINE(uct_hxb_iface_t, uct_base_iface_t);
+static UCS_CLASS_DEFINE_NEW_FUNC(uct_hxb_iface_t, uct_iface_t, uct_md_h,
+                                 uct_worker_h, const uct_iface_params_t*,
+                                 const uct_iface_config_t*);
+static UCS_CLASS_DEFINE_DELETE_FUNC(uct_hxb_iface_t, uct_iface_t);
+
+static ucs_status_t uct_hxb_query_tl_devices(uct_md_h md,
+                                             uct_tl_device_resource_t **devices_p,
+                                             unsigned *num_devices_p)
+{
+    uct_tl_device_resource_t *dev;
+
+    dev = ucs_calloc(1, sizeof(*dev), "hxb device");
+    if (dev == NULL) {
+        return UCS_ERR_NO_MEMORY;
+    }
+    ucs_snprintf_zero(dev->name, sizeof(dev->name), "%s", UCT_HXB_DEV_NAME);
+    dev->type       = UCT_DEVICE_TYPE_NET;
+    dev->sys_device = UCS_SYS_DEVICE_ID_UNKNOWN;
+    *devices_p      = dev;
+    *num_devices_p  = 1;
+    return UCS_OK;
+}
+
+UCT_TL_DEFINE_ENTRY(&uct_hxb_component, hxb, uct_hxb_query_tl_devices,
+                    uct_hxb_iface_t, "HXB_", uct_hxb_iface_config_table,
+                    uct_hxb_iface_config_t);
+
+/* ctor scope: registers when the library is loaded (see file comment) */
+UCT_SINGLE_TL_INIT(&uct_hxb_component, hxb, ctor,,)
