@@ -91,9 +91,13 @@ static void tx_transmit(hxb_peer_t *p, uint32_t seq, hxb_txslot_t *s, int r)
         iov[n++].iov_len = s->data_len;
     }
     if (e->cfg.csum) {
+        /* the sum covers the extension (in hb after the header) and data */
+        struct iovec civ[3];
+        civ[0].iov_base = h + 1;
+        civ[0].iov_len = s->hb_len - sizeof(*h);
+        memcpy(civ + 1, iov + 1, (n - 1) * sizeof(*iov));
         h->flags |= HXB_F_CSUM;
-        h->csum = 0;
-        h->csum = hxb_frame_csum(h, iov + 1, n - 1);
+        h->csum = hxb_frame_csum(h, civ, n);
     }
     e->rails[r]->ops->send(e->rails[r], &p->addr[r], iov, n);
     if (s->state == TX_INFLIGHT) {

@@ -15,28 +15,32 @@
 #define UCT_HXB_NAME     "hxb"
 #define UCT_HXB_DEV_NAME "hxb0"
 
-/* one rail in the device address */
+/* UCP's address format v1 (the 1.13 default) allows 31 bytes of device
+ * address and 63 of iface address. With a topology file the node id is
+ * enough: every node's rails are in the file. Without one, the iface
+ * address carries the first UCT_HXB_ADDR_RAILS rails. */
+#define UCT_HXB_ADDR_RAILS 5
+#define UCT_HXB_DEV_TOPO   0x01      /* the sender uses a topology file */
+
 typedef struct __attribute__((packed)) uct_hxb_rail_addr {
-    uint32_t ip;          /* network order, 0 = raw only       */
+    uint32_t ip;          /* network order, 0 = none */
     uint8_t  mac[6];
-    uint8_t  prefix;
-    uint8_t  dimrail;     /* dim << 4 | rail                  */
 } uct_hxb_rail_addr_t;
 
-/* device address: the node and its rails (UCP limits it to 255 bytes) */
+/* device address: which job, which node */
 typedef struct __attribute__((packed)) uct_hxb_device_addr {
-    uint32_t            fabric;   /* hash of the job key: other jobs unreachable */
-    uint16_t            node;
-    uint8_t             nrails;
-    uint8_t             mode;     /* HXB_RAIL_RAW / HXB_RAIL_UDP */
-    uct_hxb_rail_addr_t rails[HXB_MAX_RAILS];
+    uint32_t fabric;      /* hash of the job key: other jobs unreachable */
+    uint16_t node;
+    uint8_t  mode;        /* HXB_RAIL_RAW / HXB_RAIL_UDP */
+    uint8_t  flags;       /* UCT_HXB_DEV_* */
 } uct_hxb_device_addr_t;
 
-/* iface address: the process on the node */
+/* iface address: the process on the node (and its rails, without topology) */
 typedef struct __attribute__((packed)) uct_hxb_iface_addr {
-    uint16_t proc;        /* process id on its node = UDP port, net order */
-    uint16_t pad;
-    uint32_t epoch;
+    uint16_t            proc;     /* process id on its node = UDP port, net order */
+    uint32_t            epoch;
+    uint8_t             nrails;
+    uct_hxb_rail_addr_t rails[UCT_HXB_ADDR_RAILS];
 } uct_hxb_iface_addr_t;
 
 typedef struct uct_hxb_region {

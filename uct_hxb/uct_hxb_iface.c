@@ -268,36 +268,53 @@ static uint32_t prefix_mask(unsigned prefix)
     return prefix ? htonl(~0u << (32 - prefix)) : 0;
 }
 
-/* Do local rail `r` and the peer's rail `ra` share a switch/subnet? */
-static int uct_hxb_rail_match(const hxb_rail_t *r, const uct_hxb_rail_addr_t *ra)
-{
-    if (r->ip && ra->ip) {
-        return (r->prefix == ra->prefix) &&
-               ((r->ip & prefix_mask(r->prefix)) == (ra->ip & prefix_mask(ra->prefix)));
-    }
-    /* raw rails without addresses: same dimension and rail number */
-    return ((r->dim << 4) | r->railno) == ra->dimrail;
-}
-
+/* Which local rails reach the peer, and its address on each. With a
+ * topology file: the peer's interface of the same dimension and rail, if
+ * it shares our line in that dimension. Without: the rail of the peer that
+ * is in the same IPv4 subnet. */
 uint32_t uct_hxb_iface_peer_rails(uct_hxb_iface_t *iface,
                                   const uct_hxb_device_addr_t *dev,
                                   const uct_hxb_iface_addr_t *ifa,
                                   hxb_raddr_t *addrs)
 {
+    int me = iface->dev_addr.node, i, j, d, same;
+    const hxb_topo_iface_t *ti;
     uint32_t mask = 0;
-    int i, j;
 
     for (i = 0; i < hxb_engine_num_rails(iface->engine); i++) {
         hxb_rail_t *r = hxb_engine_rail(iface->engine, i);
-        for (j = 0; (j < dev->nrails) && (j < HXB_MAX_RAILS); j++) {
-            if (uct_hxb_rail_match(r, &dev->rails[j])) {
-                memcpy(addrs[i].mac, dev->rails[j].mac, 6);
-                addrs[i].ip   = dev->rails[j].ip;
-                addrs[i].port = ifa->proc;
-                mask |= UCS_BIT(i);
-                break;
+        if (iface->have_topo) {
+            if ((dev->node >= iface->topo.num_nodes) || (dev->node == me)) {
+                continue;
             }
+            for (d = 0, same = 1; d < HXB_DIMS; d++) {
+                if ((d != r->dim) && (iface->topo.nodes[dev->node].coord[d] !=
+                                      iface->topo.nodes[me].coord[d])) {
+                    same = 0;
+                }
+            }
+            ti = same ? hxb_topo_iface(&iface->topo, dev->node, r->dim, r->railno) :
+                        NULL;
+            if (ti == NULL) {
+                continue;
+            }
+            memcpy(addrs[i].mac, ti->mac, 6);
+            addrs[i].ip = ti->ip;
+        } else {
+            for (j = 0; j < ucs_min(ifa->nrails, UCT_HXB_ADDR_RAILS); j++) {
+                if (r->ip && ((r->ip & prefix_mask(r->prefix)) ==
+                              (ifa->rails[j].ip & prefix_mask(r->prefix)))) {
+                    break;
+                }
+            }
+            if (j == ucs_min(ifa->nrails, UCT_HXB_ADDR_RAILS)) {
+                continue;
+            }
+            memcpy(addrs[i].mac, ifa->rails[j].mac, 6);
+            addrs[i].ip = ifa->rails[j].ip;
         }
+        addrs[i].port = ifa->proc;
+        mask |= UCS_BIT(i);
     }
     return mask;
 }
@@ -312,7 +329,8 @@ static int uct_hxb_iface_is_reachable(const uct_iface_h tl_iface,
     hxb_raddr_t addrs[HXB_MAX_RAILS];
 
     if ((dev == NULL) || (ifa == NULL) ||
-        (dev->fabric != iface->dev_addr.fabric) || (dev->mode != iface->mode)) {
+        (dev->fabric != iface->dev_addr.fabric) || (dev->mode != iface->mode) ||
+        ((dev->flags ^ iface->dev_addr.flags) & UCT_HXB_DEV_TOPO)) {
         return 0;
     }
     /* raw frames do not loop back inside a host: same-node peers belong to
@@ -485,7 +503,7 @@ static ucs_status_t uct_hxb_iface_open_rails(uct_hxb_iface_t *self,
             return UCS_ERR_IO_ERROR;
         }
         for (i = 0; i < n; i++) {
-            ret = hxb_rail_open(HXB_RAIL_RAW, names[i], ntohs(port) ? port : 0,
+            ret = hxb_rail_open(HXB_RAIL_RAW, names[i], ntohs(port),
                                 NULL, &rail, err, sizeof(err));
             if ((ret == -EPERM) || (ret == -EACCES)) {
                 if (!strcmp(config->mode, "raw")) {
@@ -633,33 +651,38 @@ static UCS_CLASS_INIT_FUNC(uct_hxb_iface_t, uct_md_h md, uct_worker_h worker,
         } else {
             c->node_id = (uint16_t)((r0->mac[4] << 8) | r0->mac[5]);
         }
-        /* the proc id is what the kernel filter of raw rails matches, and
-         * frames carry it little-endian: store it in host order */
-        self->iface_addr.proc = self->iface_addr.proc;
     }
 
     self->iface_addr.epoch = ecfg.epoch;
     self->dev_addr.fabric  = (uint32_t)(ecfg.job_key ^ (ecfg.job_key >> 32));
     self->dev_addr.node    = hxb_engine_cfg(self->engine)->node_id;
     self->dev_addr.mode    = self->mode;
-    self->dev_addr.nrails  = hxb_engine_num_rails(self->engine);
-    for (i = 0; i < self->dev_addr.nrails; i++) {
+    self->dev_addr.flags   = self->have_topo ? UCT_HXB_DEV_TOPO : 0;
+    for (i = 0; i < hxb_engine_num_rails(self->engine); i++) {
         hxb_rail_t *r = hxb_engine_rail(self->engine, i);
         if (self->have_topo) {
             const hxb_topo_iface_t *ti = hxb_topo_iface_by_name(&self->topo, node,
                                                                 r->ifname);
-            if (ti != NULL) {
-                r->dim    = ti->dim;
-                r->railno = ti->rail;
+            if (ti == NULL) {
+                ucs_error("hxb: rail %s is not listed for node %s in %s",
+                          r->ifname, self->topo.nodes[node].name, config->topo);
+                status = UCS_ERR_INVALID_PARAM;
+                goto err_engine;
             }
+            r->dim    = ti->dim;
+            r->railno = ti->rail;
+        } else if (i < UCT_HXB_ADDR_RAILS) {
+            self->iface_addr.rails[i].ip = r->ip;
+            memcpy(self->iface_addr.rails[i].mac, r->mac, 6);
+            self->iface_addr.nrails = i + 1;
+        } else if (i == UCT_HXB_ADDR_RAILS) {
+            ucs_warn("hxb: without a topology file (UCX_HXB_TOPO) peers learn "
+                     "only %d rails; %s and later stay unused",
+                     UCT_HXB_ADDR_RAILS, r->ifname);
         }
         if (config->rail_speed > 0) {
             r->speed = config->rail_speed;
         }
-        self->dev_addr.rails[i].ip      = r->ip;
-        self->dev_addr.rails[i].prefix  = r->prefix;
-        self->dev_addr.rails[i].dimrail = (uint8_t)((r->dim << 4) | r->railno);
-        memcpy(self->dev_addr.rails[i].mac, r->mac, 6);
     }
 
     self->epfd = epoll_create1(EPOLL_CLOEXEC);
@@ -676,7 +699,7 @@ static UCS_CLASS_INIT_FUNC(uct_hxb_iface_t, uct_md_h md, uct_worker_h worker,
 
     ucs_debug("hxb: iface %p node %u proc %u epoch 0x%x, %d %s rails, frag %zu",
               self, self->dev_addr.node, ntohs(self->iface_addr.proc),
-              self->iface_addr.epoch, self->dev_addr.nrails,
+              self->iface_addr.epoch, hxb_engine_num_rails(self->engine),
               (self->mode == HXB_RAIL_RAW) ? "raw" : "udp",
               hxb_engine_frag_size(self->engine));
     return UCS_OK;
