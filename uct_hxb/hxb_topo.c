@@ -44,6 +44,10 @@ static int parse_mac(const char *s, uint8_t mac[6])
     char tail;
     int i;
 
+    /* only hex digits and colons: sscanf's %x would also take a sign or 0x */
+    if (s[strspn(s, "0123456789abcdefABCDEF:")] != '\0') {
+        return -1;
+    }
     if (sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &m[0], &m[1], &m[2], &m[3],
                &m[4], &m[5], &tail) != 6) {
         return -1;
@@ -123,7 +127,7 @@ void hxb_topo_free(hxb_topo_t *t)
 int hxb_topo_load(const char *path, hxb_topo_t *t, char *err, size_t errlen)
 {
     char buf[512], *tok[10], *save, *p;
-    int lineno = 0, ntok, cap = 0, i, d;
+    int lineno = 0, grid_line = 0, ntok, cap = 0, i, d;
     FILE *f;
 
     memset(t, 0, sizeof(*t));
@@ -173,6 +177,7 @@ int hxb_topo_load(const char *path, hxb_topo_t *t, char *err, size_t errlen)
                 goto fail;
             }
             t->num_nodes = t->size[0] * t->size[1] * t->size[2];
+            grid_line = lineno;
             t->nodes = calloc(t->num_nodes, sizeof(*t->nodes));
             if (!t->nodes) {
                 topo_err(err, errlen, path, lineno, "out of memory");
@@ -332,7 +337,7 @@ int hxb_topo_load(const char *path, hxb_topo_t *t, char *err, size_t errlen)
         if (!t->nodes[i].defined) {
             int c0 = i % t->size[0], c1 = (i / t->size[0]) % t->size[1],
                 c2 = i / (t->size[0] * t->size[1]);
-            topo_err(err, errlen, path, 0, "no node at (%d,%d,%d) of the %dx%dx%d grid",
+            topo_err(err, errlen, path, grid_line, "no node at (%d,%d,%d) of the %dx%dx%d grid",
                      c0, c1, c2, t->size[0], t->size[1], t->size[2]);
             goto fail;
         }

@@ -330,12 +330,18 @@ void hxb_tx_ack_rcvd(hxb_peer_t *p, uint32_t cum, const uint64_t *bits,
     hxb_engine_t *e = p->e;
     hxb_flushreq_t **fp, *f;
     double now = e->now;
-    uint32_t seq;
+    uint32_t seq, base;
     unsigned i;
     int lost_check = 0;
 
     /* an ack for frames never sent is corrupt or forged: ignore it */
-    if (hxb_seq_lt(p->tx_push, cum) || hxb_seq_lt(cum, p->tx_una)) {
+    if (hxb_seq_lt(p->tx_push, cum)) {
+        return;
+    }
+    /* ACKs ride on different rails and may arrive out of order: an older
+     * one still carries valid selective bits, relative to its own cum */
+    base = cum;
+    if (hxb_seq_lt(cum, p->tx_una)) {
         cum = p->tx_una;
     }
     for (seq = p->tx_una; seq != cum; seq++) {
@@ -355,9 +361,12 @@ void hxb_tx_ack_rcvd(hxb_peer_t *p, uint32_t cum, const uint64_t *bits,
         if (!(bits[i / 64] & (1ull << (i % 64)))) {
             continue;
         }
-        seq = cum + 1 + i;
+        seq = base + 1 + i;
         if (!hxb_seq_lt(seq, p->tx_push)) {
             break;
+        }
+        if (hxb_seq_lt(seq, p->tx_una)) {
+            continue;
         }
         hxb_txslot_t *s = SLOT(p, seq);
         if (s->state == TX_INFLIGHT) {
@@ -549,6 +558,8 @@ void hxb_tx_send_unseq(hxb_peer_t *p, int r, unsigned kind, const void *ext,
         h->csum = hxb_frame_csum(h, &body, 1);
     }
     e->rails[r]->ops->send(e->rails[r], &p->addr[r], &iov, 1);
+    /* the frame lives on our stack: it must leave before we return */
+    e->rails[r]->ops->flush(e->rails[r]);
 }
 
 /* ---- operations ---- */

@@ -71,6 +71,7 @@ static uint32_t hxb_csum_final(hxb_csum_state_t *s)
 {
     unsigned __int128 sum = s->sum + s->part;
     uint64_t r = (uint64_t)sum + (uint64_t)(sum >> 64);
+    r += r < (uint64_t)sum;          /* end-around carry of the 64-bit fold */
     r = (r & 0xffffffffu) + (r >> 32);
     r = (r & 0xffffffffu) + (r >> 32);
     return (uint32_t)r ^ 0x5a5a5a5au; /* an all-zero frame must not sum to 0 */

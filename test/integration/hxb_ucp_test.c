@@ -1,0 +1,360 @@
+/* hxb_ucp_test: exchange messages of random sizes through UCP (tag API) in
+ * both directions and verify every one: intact, exactly once, in order.
+ * Sizes are log-uniform from 0 to --max bytes, so eager, multi-fragment and
+ * rendezvous paths are all crossed. Both sides draw the same sizes from the
+ * seed; the payload of message i is a pattern of (seed, direction, i).
+ *
+ *   server: hxb_ucp_test -p PORT [options]
+ *   client: hxb_ucp_test -c SERVER_IP -p PORT [options]
+ * Options: -n COUNT  -m MAXSIZE  -s SEED  -w WINDOW  -t TIMEOUT_S
+ * Exit 0 and "ok" on success; 1 with the first mismatch otherwise. */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+#include <ucp/api/ucp.h>
+
+#define TAG_BASE 0x4858420000000000ull
+
+typedef struct {
+    int      done;
+    size_t   length;
+    ucs_status_t status;
+} req_ctx_t;
+
+static unsigned long g_count = 1000, g_seed = 1, g_window = 16, g_timeout = 120;
+static size_t g_max = 4 << 20;
+
+static uint64_t mix(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ull;
+    return x ^ (x >> 33);
+}
+
+static size_t msg_size(int dir, unsigned long i)
+{
+    uint64_t r = mix(g_seed * 1000003 + dir * 7919 + i);
+    unsigned bits = 0;
+    size_t max = g_max, s;
+
+    while (max >> bits) {
+        bits++;
+    }
+    s = (r >> 8) & ((1ull << (r % (bits + 1))) - 1);   /* log-uniform */
+    if (i % 97 == 0) {
+        s = 0;                                         /* empty messages too */
+    } else if (i % 89 == 0) {
+        s = g_max;
+    }
+    return s > g_max ? g_max : s;
+}
+
+static void fill(uint8_t *buf, size_t len, int dir, unsigned long i)
+{
+    uint64_t x = mix(g_seed ^ ((uint64_t)dir << 62) ^ (i << 20));
+    size_t k;
+
+    for (k = 0; k < len; k++) {
+        if ((k & 7) == 0) {
+            x = mix(x + k);
+        }
+        buf[k] = (uint8_t)(x >> ((k & 7) * 8));
+    }
+}
+
+static long check(const uint8_t *buf, size_t len, int dir, unsigned long i,
+                  uint8_t *scratch)
+{
+    size_t k;
+
+    fill(scratch, len, dir, i);
+    for (k = 0; k < len; k++) {
+        if (buf[k] != scratch[k]) {
+            return (long)k;
+        }
+    }
+    return -1;
+}
+
+static void send_cb(void *request, ucs_status_t status, void *user_data)
+{
+    req_ctx_t *c = user_data;
+    c->status = status;
+    c->done = 1;
+}
+
+static void recv_cb(void *request, ucs_status_t status,
+                    const ucp_tag_recv_info_t *info, void *user_data)
+{
+    req_ctx_t *c = user_data;
+    c->status = status;
+    c->length = info->length;
+    c->done = 1;
+}
+
+static int oob_connect(const char *host, int port)
+{
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons(port)};
+    int fd, one = 1, tries;
+
+    if (host) {
+        inet_pton(AF_INET, host, &sa.sin_addr);
+        for (tries = 0; tries < 100; tries++) {
+            fd = socket(AF_INET, SOCK_STREAM, 0);
+            if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
+                return fd;
+            }
+            close(fd);
+            usleep(100000);
+        }
+        return -1;
+    }
+    int lfd = socket(AF_INET, SOCK_STREAM, 0);
+    setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+    if (bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(lfd, 1) < 0) {
+        perror("hxb_ucp_test: listen");
+        return -1;
+    }
+    fd = accept(lfd, NULL, NULL);
+    close(lfd);
+    return fd;
+}
+
+static int xfer(int fd, void *buf, size_t len, int out)
+{
+    size_t done = 0;
+    ssize_t n;
+
+    while (done < len) {
+        n = out ? write(fd, (char *)buf + done, len - done)
+                : read(fd, (char *)buf + done, len - done);
+        if (n <= 0) {
+            return -1;
+        }
+        done += n;
+    }
+    return 0;
+}
+
+static void on_alarm(int sig)
+{
+    static const char msg[] = "hxb_ucp_test: FAIL: timeout\n";
+    (void)sig;
+    if (write(2, msg, sizeof(msg) - 1) < 0) {
+        _exit(3);
+    }
+    _exit(2);
+}
+
+int main(int argc, char **argv)
+{
+    const char *server = NULL;
+    int port = 13337, opt, fd, dir_tx, dir_rx;
+    ucp_params_t params = {.field_mask = UCP_PARAM_FIELD_FEATURES,
+                           .features = UCP_FEATURE_TAG};
+    ucp_worker_params_t wparams = {.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
+                                   .thread_mode = UCS_THREAD_MODE_SINGLE};
+    ucp_context_h ctx;
+    ucp_worker_h worker;
+    ucp_address_t *addr, *peer_addr;
+    size_t addr_len;
+    uint64_t peer_len;
+    ucp_ep_h ep;
+    ucp_ep_params_t eparams;
+    unsigned long sent = 0, rcvd = 0, posted = 0, w;
+    uint8_t **sbuf, **rbuf, *scratch;
+    req_ctx_t *sctx, *rctx;
+    void **sreq, **rreq;
+    size_t bytes = 0;
+    char c = 0;
+
+    while ((opt = getopt(argc, argv, "c:p:n:m:s:w:t:")) != -1) {
+        switch (opt) {
+        case 'c': server = optarg; break;
+        case 'p': port = atoi(optarg); break;
+        case 'n': g_count = strtoul(optarg, NULL, 0); break;
+        case 'm': g_max = strtoul(optarg, NULL, 0); break;
+        case 's': g_seed = strtoul(optarg, NULL, 0); break;
+        case 'w': g_window = strtoul(optarg, NULL, 0); break;
+        case 't': g_timeout = strtoul(optarg, NULL, 0); break;
+        default:
+            fprintf(stderr, "usage: %s [-c server] [-p port] [-n count] [-m max] "
+                    "[-s seed] [-w window] [-t timeout]\n", argv[0]);
+            return 2;
+        }
+    }
+    signal(SIGALRM, on_alarm);
+    alarm(g_timeout);
+    dir_tx = server ? 1 : 0;
+    dir_rx = !dir_tx;
+
+    if (ucp_init(&params, NULL, &ctx) != UCS_OK ||
+        ucp_worker_create(ctx, &wparams, &worker) != UCS_OK ||
+        ucp_worker_get_address(worker, &addr, &addr_len) != UCS_OK) {
+        fprintf(stderr, "hxb_ucp_test: FAIL: UCP init\n");
+        return 1;
+    }
+    fd = oob_connect(server, port);
+    if (fd < 0) {
+        fprintf(stderr, "hxb_ucp_test: FAIL: cannot reach the other side\n");
+        return 1;
+    }
+    peer_len = addr_len;
+    if (xfer(fd, &peer_len, sizeof(peer_len), 1) || xfer(fd, addr, addr_len, 1) ||
+        xfer(fd, &peer_len, sizeof(peer_len), 0)) {
+        fprintf(stderr, "hxb_ucp_test: FAIL: address exchange\n");
+        return 1;
+    }
+    peer_addr = malloc(peer_len);
+    if (xfer(fd, peer_addr, peer_len, 0)) {
+        fprintf(stderr, "hxb_ucp_test: FAIL: address exchange\n");
+        return 1;
+    }
+    eparams.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS;
+    eparams.address = peer_addr;
+    if (ucp_ep_create(worker, &eparams, &ep) != UCS_OK) {
+        fprintf(stderr, "hxb_ucp_test: FAIL: ep create\n");
+        return 1;
+    }
+
+    sbuf = calloc(g_window, sizeof(*sbuf));
+    rbuf = calloc(g_window, sizeof(*rbuf));
+    sctx = calloc(g_window, sizeof(*sctx));
+    rctx = calloc(g_window, sizeof(*rctx));
+    sreq = calloc(g_window, sizeof(*sreq));
+    rreq = calloc(g_window, sizeof(*rreq));
+    scratch = malloc(g_max + 1);
+    for (w = 0; w < g_window; w++) {
+        sbuf[w] = malloc(g_max + 1);
+        rbuf[w] = malloc(g_max + 1);
+        sctx[w].done = rctx[w].done = 1;
+    }
+
+    /* both directions at once: up to WINDOW sends and receives in flight */
+    while (rcvd < g_count || sent < g_count) {
+        int busy = 0;
+        /* post receives in message order: same tag, so UCP matches them in
+         * the order messages arrive, which must be the order they were sent */
+        while (posted < g_count && posted - rcvd < g_window) {
+            ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FLAG_NO_IMM_CMPL |
+                                                     UCP_OP_ATTR_FIELD_CALLBACK |
+                                                     UCP_OP_ATTR_FIELD_USER_DATA,
+                                     .cb.recv = recv_cb};
+            w = posted % g_window;
+            rctx[w].done = 0;
+            p.user_data = &rctx[w];
+            memset(rbuf[w], 0xee, msg_size(dir_rx, posted) + 1);
+            rreq[w] = ucp_tag_recv_nbx(worker, rbuf[w], g_max + 1, TAG_BASE | dir_rx,
+                                       ~0ull, &p);
+            if (UCS_PTR_IS_ERR(rreq[w])) {
+                fprintf(stderr, "hxb_ucp_test: FAIL: recv post %s\n",
+                        ucs_status_string(UCS_PTR_STATUS(rreq[w])));
+                return 1;
+            }
+            posted++;
+        }
+        while (rcvd < posted && rctx[rcvd % g_window].done) {
+            size_t want = msg_size(dir_rx, rcvd);
+            long bad;
+            w = rcvd % g_window;
+            if (rctx[w].status != UCS_OK) {
+                fprintf(stderr, "hxb_ucp_test: FAIL: message %lu: %s\n", rcvd,
+                        ucs_status_string(rctx[w].status));
+                return 1;
+            }
+            if (rctx[w].length != want) {
+                fprintf(stderr, "hxb_ucp_test: FAIL: message %lu has %zu bytes, "
+                        "expected %zu (lost, duplicated or reordered)\n", rcvd,
+                        rctx[w].length, want);
+                return 1;
+            }
+            bad = check(rbuf[w], want, dir_rx, rcvd, scratch);
+            if (bad >= 0 || rbuf[w][want] != 0xee) {
+                fprintf(stderr, "hxb_ucp_test: FAIL: message %lu (%zu bytes) "
+                        "differs at byte %ld\n", rcvd, want, bad);
+                return 1;
+            }
+            if (rreq[w]) {
+                ucp_request_free(rreq[w]);
+            }
+            bytes += want;
+            rcvd++;
+            busy = 1;
+        }
+        while (sent < g_count && sctx[sent % g_window].done) {
+            ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FLAG_NO_IMM_CMPL |
+                                                     UCP_OP_ATTR_FIELD_CALLBACK |
+                                                     UCP_OP_ATTR_FIELD_USER_DATA,
+                                     .cb.send = send_cb};
+            size_t len = msg_size(dir_tx, sent);
+            w = sent % g_window;
+            if (sreq[w]) {
+                if (sctx[w].status != UCS_OK) {
+                    fprintf(stderr, "hxb_ucp_test: FAIL: send: %s\n",
+                            ucs_status_string(sctx[w].status));
+                    return 1;
+                }
+                ucp_request_free(sreq[w]);
+                sreq[w] = NULL;
+            }
+            fill(sbuf[w], len, dir_tx, sent);
+            sctx[w].done = 0;
+            p.user_data = &sctx[w];
+            sreq[w] = ucp_tag_send_nbx(ep, sbuf[w], len, TAG_BASE | dir_tx, &p);
+            if (UCS_PTR_IS_ERR(sreq[w])) {
+                fprintf(stderr, "hxb_ucp_test: FAIL: send %s\n",
+                        ucs_status_string(UCS_PTR_STATUS(sreq[w])));
+                return 1;
+            }
+            if (sreq[w] == NULL) {
+                sctx[w].done = 1;     /* completed in place */
+            } else if (rctx[w].done && 0) {
+                busy = 1;
+            }
+            sent++;
+            busy = 1;
+        }
+        if (!busy) {
+            ucp_worker_progress(worker);
+        }
+    }
+    /* wait for our sends to complete, then a handshake so neither side
+     * closes while the other still needs its acknowledgements */
+    for (w = 0; w < g_window; w++) {
+        while (!sctx[w].done) {
+            ucp_worker_progress(worker);
+        }
+        if (sreq[w]) {
+            ucp_request_free(sreq[w]);
+        }
+    }
+    {
+        ucp_request_param_t p = {.op_attr_mask = 0};
+        void *r = ucp_ep_flush_nbx(ep, &p);
+        while (r && UCS_PTR_IS_PTR(r) && ucp_request_check_status(r) == UCS_INPROGRESS) {
+            ucp_worker_progress(worker);
+        }
+        if (r && UCS_PTR_IS_PTR(r)) {
+            ucp_request_free(r);
+        }
+    }
+    if (xfer(fd, &c, 1, 1) || xfer(fd, &c, 1, 0)) {
+        fprintf(stderr, "hxb_ucp_test: FAIL: final handshake\n");
+        return 1;
+    }
+    printf("hxb_ucp_test: ok: %lu messages sent, %lu received and verified "
+           "(%zu bytes), max %zu\n", sent, rcvd, bytes, g_max);
+    fflush(stdout);
+    close(fd);
+    return 0;
+}
