@@ -360,6 +360,15 @@ static void engine_check_links(hxb_engine_t *e)
     }
 }
 
+void hxb_engine_flush_rails(hxb_engine_t *e)
+{
+    int i;
+
+    for (i = 0; i < e->nrails; i++) {
+        e->rails[i]->ops->flush(e->rails[i]);
+    }
+}
+
 unsigned hxb_engine_progress(hxb_engine_t *e)
 {
     hxb_peer_t *p, **pp;
@@ -385,15 +394,13 @@ unsigned hxb_engine_progress(hxb_engine_t *e)
         }
         hxb_tx_progress(p);
         hxb_tx_timers(p);
-        if (!p->rx_unacked && hxb_peer_tx_idle(p)) {
+        if (!p->rx_unacked && hxb_peer_tx_idle(p) && !p->gets_pending) {
             p->active = 0;          /* nothing left to do for this peer */
             *pp = p->anext;
         } else {
             pp = &p->anext;
         }
     }
-    for (i = 0; i < e->nrails; i++) {
-        e->rails[i]->ops->flush(e->rails[i]);
-    }
+    hxb_engine_flush_rails(e);
     return n;
 }

@@ -99,6 +99,7 @@ struct hxb_peer {
     double         srtt, rttvar, rto;
     double         last_ack_progress;
     unsigned       tx_inflight;
+    unsigned       gets_pending;   /* our GETs still waiting for data       */
     /* RX */
     uint32_t       rx_next;        /* every seq before it was received     */
     uint32_t       rx_hi;          /* one past the highest seq received    */
@@ -139,6 +140,7 @@ double hxb_now(void);
 hxb_buf_t *hxb_pool_get(hxb_pool_t *pool);
 void hxb_pool_put(hxb_pool_t *pool, hxb_buf_t *b);
 void hxb_peer_activate(hxb_peer_t *p);
+void hxb_engine_flush_rails(hxb_engine_t *e);
 
 /* hxb_tx.c */
 void hxb_tx_hdr(hxb_peer_t *p, hxb_hdr_t *h, unsigned kind, size_t len);

@@ -117,6 +117,7 @@ static void rx_unordered(hxb_peer_t *p, hxb_hdr_t *h)
             e->stats.drops[HXB_DROP_DST]++;     /* stale or forged */
             return;
         }
+        p->last_ack_progress = e->now;          /* the read is advancing */
         if (ext->status || ext->offset > g->len || len > g->len - ext->offset) {
             g->status = ext->status ? (int)ext->status : HXB_E_RKEY;
             g->got = g->len;
@@ -127,6 +128,7 @@ static void rx_unordered(hxb_peer_t *p, hxb_hdr_t *h)
         if (g->got >= g->len) {
             comp = g->comp;
             g->peer = NULL;
+            p->gets_pending--;
             if (comp && e->cb.complete) {
                 e->cb.complete(e->cb.arg, comp, g->status);
             }
@@ -151,8 +153,10 @@ void hxb_rx_send_ack(hxb_peer_t *p)
     a.ext.cum = p->rx_next;
     if (span > 1) {
         nbits = ((span - 1 + 63) / 64) * 64;
-        if (nbits > W(p)) {
-            nbits = W(p);
+        /* whole 64-bit words (the wire requires it), even when the
+         * window is smaller: span <= window keeps the bits in it */
+        if (nbits > HXB_SACK_BITS) {
+            nbits = HXB_SACK_BITS;
         }
         for (i = 0; i < nbits && i + 1 < span; i++) {
             if (RSLOT(p, p->rx_next + 1 + i)->state != RX_EMPTY) {

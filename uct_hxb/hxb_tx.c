@@ -143,6 +143,11 @@ static hxb_txslot_t *slot_new(hxb_peer_t *p, unsigned kind, unsigned flags,
     hxb_txslot_t *s = SLOT(p, p->tx_next);
     hxb_hdr_t *h = (hxb_hdr_t *)s->hb;
 
+    if (p->tx_next == p->tx_una) {
+        /* work after an idle spell: the peer timeout counts from now, not
+         * from the last ack of long ago (e->now may be stale here) */
+        p->last_ack_progress = hxb_now();
+    }
     hxb_tx_hdr(p, h, kind, ext_len + payload);
     h->flags = (uint8_t)(flags | HXB_F_SEQ);
     h->seq = p->tx_next++;
@@ -317,7 +322,11 @@ static void rtt_sample(hxb_peer_t *p, double rtt)
 
 static void rail_acked(hxb_peer_t *p, hxb_txslot_t *s)
 {
-    if (s->state == TX_INFLIGHT && hxb_seq_lt(p->rail_hi[s->rail], s->rail_ctr)) {
+    /* Only a frame sent once tells which transmission arrived: an ack of a
+     * retransmitted frame may be for the original, on another rail, and
+     * would make frames still in flight on the new rail look lost. */
+    if (s->state == TX_INFLIGHT && s->retx == 0 &&
+        hxb_seq_lt(p->rail_hi[s->rail], s->rail_ctr)) {
         p->rail_hi[s->rail] = s->rail_ctr;
     }
     p->rail_rto[s->rail] = 0;
@@ -343,6 +352,10 @@ void hxb_tx_ack_rcvd(hxb_peer_t *p, uint32_t cum, const uint64_t *bits,
     base = cum;
     if (hxb_seq_lt(cum, p->tx_una)) {
         cum = p->tx_una;
+    }
+    if (cum != p->tx_una) {
+        /* released slots get reused: no queued frame may still point at one */
+        hxb_engine_flush_rails(e);
     }
     for (seq = p->tx_una; seq != cum; seq++) {
         hxb_txslot_t *s = SLOT(p, seq);
@@ -438,7 +451,10 @@ void hxb_tx_timers(hxb_peer_t *p)
     if (p->failed) {
         return;
     }
-    if (p->tx_una != p->tx_push && now - p->last_ack_progress > e->cfg.peer_timeout) {
+    /* outstanding: frames not acked (sent or not: with every rail down
+     * nothing leaves) or reads whose data has not all come */
+    if ((p->tx_una != p->tx_next || p->gets_pending) &&
+        now - p->last_ack_progress > e->cfg.peer_timeout) {
         peer_fail(p);
         return;
     }
@@ -523,6 +539,7 @@ void hxb_tx_fail_all(hxb_peer_t *p, int status)
             complete(e, e->gets[i].comp, status);
         }
     }
+    p->gets_pending = 0;
 }
 
 void hxb_tx_send_unseq(hxb_peer_t *p, int r, unsigned kind, const void *ext,
@@ -750,6 +767,7 @@ int hxb_get(hxb_peer_t *p, void *data, size_t len, uint64_t raddr, uint64_t rkey
     op->rkey = rkey;
     op->len = len;
     op->get_id = g->id;
+    p->gets_pending++;
     op_enqueue(p, op);
     return HXB_INPROGRESS;
 }

@@ -136,7 +136,9 @@ int hxb_frame_check(const void *frame, size_t size, uint64_t job_key)
             return HXB_DROP_LEN;
         }
     }
-    if (h->flags & HXB_F_CSUM) {
+    /* csum is 0 unless flagged: a nonzero one is verified too, or damage
+     * that clears HXB_F_CSUM would switch the check off */
+    if ((h->flags & HXB_F_CSUM) || h->csum) {
         struct iovec iov = {(void *)(h + 1), h->len};
         if (hxb_frame_csum(h, &iov, 1) != h->csum) {
             return HXB_DROP_CSUM;

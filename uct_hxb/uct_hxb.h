@@ -79,6 +79,7 @@ typedef struct uct_hxb_iface_config {
     double                   rto_min, rto_max, ack_delay, peer_timeout;
     unsigned                 rail_inflight;
     double                   rail_speed;
+    int                      print_stats;
 } uct_hxb_iface_config_t;
 
 typedef struct uct_hxb_iface {
@@ -92,6 +93,7 @@ typedef struct uct_hxb_iface {
     int                    have_topo;
     int                    port_fd;      /* raw mode: holds our proc id */
     int                    epfd;         /* event fd: epoll over rails  */
+    int                    print_stats;
     ucs_list_link_t        eps;
 } uct_hxb_iface_t;
 

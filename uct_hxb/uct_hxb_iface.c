@@ -87,6 +87,11 @@ static ucs_config_field_t uct_hxb_iface_config_table[] = {
      "UCX. auto: the link speed the kernel reports (10 Gbit/s if none).",
      ucs_offsetof(uct_hxb_iface_config_t, rail_speed), UCS_CONFIG_TYPE_BW},
 
+    {"PRINT_STATS", "n",
+     "Print the interface's counters (frames, retransmissions, and every\n"
+     "reason a received frame was dropped) to stderr when it is closed.",
+     ucs_offsetof(uct_hxb_iface_config_t, print_stats), UCS_CONFIG_TYPE_BOOL},
+
     {NULL}
 };
 
@@ -578,7 +583,8 @@ static UCS_CLASS_INIT_FUNC(uct_hxb_iface_t, uct_md_h md, uct_worker_h worker,
                               tl_config UCS_STATS_ARG(NULL)
                               UCS_STATS_ARG(UCT_HXB_NAME));
 
-    self->md      = ucs_derived_of(md, uct_hxb_md_t);
+    self->md          = ucs_derived_of(md, uct_hxb_md_t);
+    self->print_stats = config->print_stats;
     self->port_fd = -1;
     self->epfd    = -1;
     ucs_list_head_init(&self->eps);
@@ -716,8 +722,33 @@ err_topo:
     return status;
 }
 
+static void uct_hxb_iface_print_stats(uct_hxb_iface_t *iface)
+{
+    const hxb_engine_stats_t *st = hxb_engine_stats(iface->engine);
+    char buf[1024];
+    int i, n;
+
+    n = snprintf(buf, sizeof(buf),
+                 "hxb stats node %u proc %u: tx_frames=%lu rx_frames=%lu "
+                 "retransmits=%lu fast_retx=%lu rto=%lu acks_sent=%lu "
+                 "acks_rcvd=%lu am_delivered=%lu ooo_held=%lu peers_failed=%lu "
+                 "rail_failovers=%lu drops:",
+                 iface->dev_addr.node, ntohs(iface->iface_addr.proc),
+                 st->tx_frames, st->rx_frames, st->retransmits, st->fast_retx,
+                 st->rto_fired, st->acks_sent, st->acks_rcvd, st->am_delivered,
+                 st->ooo_held, st->peers_failed, st->rail_failovers);
+    for (i = 0; (i < HXB_DROP_MAX) && (n < (int)sizeof(buf)); i++) {
+        n += snprintf(buf + n, sizeof(buf) - n, " %s=%lu", hxb_drop_names[i],
+                      st->drops[i]);
+    }
+    fprintf(stderr, "%s\n", buf);
+}
+
 static UCS_CLASS_CLEANUP_FUNC(uct_hxb_iface_t)
 {
+    if (self->print_stats) {
+        uct_hxb_iface_print_stats(self);
+    }
     uct_base_iface_progress_disable(&self->super.super,
                                     UCT_PROGRESS_SEND | UCT_PROGRESS_RECV);
     hxb_engine_destroy(self->engine);

@@ -352,6 +352,20 @@ int main(int argc, char **argv)
         fprintf(stderr, "hxb_ucp_test: FAIL: final handshake\n");
         return 1;
     }
+    {
+        ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
+                                 .flags = UCP_EP_CLOSE_FLAG_FORCE};
+        void *r = ucp_ep_close_nbx(ep, &p);
+        while (r && UCS_PTR_IS_PTR(r) && ucp_request_check_status(r) == UCS_INPROGRESS) {
+            ucp_worker_progress(worker);
+        }
+        if (r && UCS_PTR_IS_PTR(r)) {
+            ucp_request_free(r);
+        }
+    }
+    ucp_worker_release_address(worker, addr);
+    ucp_worker_destroy(worker);
+    ucp_cleanup(ctx);
     printf("hxb_ucp_test: ok: %lu messages sent, %lu received and verified "
            "(%zu bytes), max %zu\n", sent, rcvd, bytes, g_max);
     fflush(stdout);

@@ -1,1 +1,1284 @@
-int main(void){return 0;}
+/* Unit tests of the hxb engine: two engines A and B in one process,
+ * connected by in-memory rail pairs with seeded faults, pumped by hand.
+ *
+ * Every wait is bounded: PUMP_UNTIL gives up (and fails the test) after
+ * WAIT_CAP seconds of real time or WAIT_ITERS iterations. Nothing asserts
+ * on speed. */
+#include "hxb_engine.h"
+
+#include <check.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define KEY_A      0x6878622d74657374ull
+#define KEY_OTHER  0x6f746865722d6a6bull
+#define NODE_A     1
+#define PROC_A     0
+#define EPOCH_A    0x1111aaaau
+#define NODE_B     2
+#define PROC_B     5
+#define EPOCH_B    0x2222bbbbu
+#define RKEY_A     0xa11ceull
+#define RKEY_B     0xb0bull
+#define GUARD      4096          /* bytes before and after each region */
+#define WAIT_CAP   30.0          /* seconds: generous, valgrind is slow */
+#define WAIT_ITERS 200000000ul
+
+/* ------------------------------------------------------------------ */
+/* helpers                                                            */
+
+static double now_sec(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static uint64_t rng = 0x243F6A8885A308D3ull;
+
+static uint64_t rnd(void)
+{
+    uint64_t x = rng;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    rng = x;
+    return x * 0x2545F4914F6CDD1Dull;
+}
+
+static uint32_t fnv1a(const uint8_t *p, size_t len)
+{
+    uint32_t h = 2166136261u;
+    while (len--) {
+        h ^= *p++;
+        h *= 16777619u;
+    }
+    return h;
+}
+
+/* a completion the engine signals */
+typedef struct comp {
+    int           count;      /* times called: must end at exactly 1 */
+    int           status;
+    unsigned long order;      /* when (n-th completion of its engine)  */
+    uint8_t      *poison;     /* zcopy source: overwritten once done   */
+    size_t        poison_len;
+    void        (*hook)(struct comp *c);
+} comp_t;
+
+typedef struct side side_t;
+struct side {
+    const char    *name;
+    hxb_engine_t  *e;
+    hxb_peer_t    *peer;          /* the other side, as this side sees it */
+    side_t        *other;
+    unsigned       dir;           /* messages this side sends: 0 A->B, 1 B->A */
+    /* AMs this side sends */
+    unsigned long  plan_n;
+    size_t        *plan_len;
+    uint8_t       *plan_id;
+    unsigned long  sent;
+    comp_t        *zc;            /* zcopy completions, per message */
+    /* AMs this side received from the other */
+    unsigned long  am_rcvd;
+    /* registered memory: region inside an allocation with guards */
+    uint8_t       *mem;
+    uint8_t       *region;
+    size_t         region_len;
+    uint64_t       rkey;
+    /* callbacks */
+    unsigned long  ncomp;
+    int            peer_failed_calls;
+    hxb_peer_t    *failed_peer;
+    int            comps_done_at_failure;
+    comp_t        *watch[4];      /* completions checked at peer failure */
+};
+
+typedef struct world {
+    side_t      a, b;
+    int         nrails;
+    hxb_rail_t *ra[HXB_MAX_RAILS], *rb[HXB_MAX_RAILS];
+} world_t;
+
+static world_t W;
+
+/* bytes of AM message k sent in direction dir */
+static void msg_fill(unsigned dir, unsigned long k, uint8_t *buf, size_t len)
+{
+    size_t i;
+
+    for (i = 0; i < len; i++) {
+        buf[i] = (uint8_t)(k * 0x9d + i * 31 + (i >> 8) * 7 + dir * 0x55);
+    }
+    if (len >= 16) {
+        uint64_t seq = k;
+        uint32_t l = (uint32_t)len, c = fnv1a(buf + 16, len - 16);
+        memcpy(buf, &seq, 8);
+        memcpy(buf + 8, &l, 4);
+        memcpy(buf + 12, &c, 4);
+    }
+}
+
+/* ---- engine callbacks ---- */
+
+static void cb_am(void *arg, hxb_peer_t *peer, unsigned am_id, void *data,
+                  size_t len)
+{
+    side_t *s = arg, *src = s->other;
+    unsigned long k = s->am_rcvd;
+    const uint8_t *d = data;
+    uint8_t *expect;
+
+    ck_assert_ptr_eq(peer, s->peer);
+    ck_assert_msg(k < src->plan_n, "%s: message %lu delivered, only %lu sent",
+                  s->name, k, src->plan_n);
+    ck_assert_msg(len == src->plan_len[k], "%s: message %lu: %zu bytes, sent %zu",
+                  s->name, k, len, src->plan_len[k]);
+    ck_assert_msg(am_id == src->plan_id[k], "%s: message %lu: am_id %u, sent %u",
+                  s->name, k, am_id, src->plan_id[k]);
+    if (len >= 16) {
+        uint64_t seq;
+        uint32_t l, c;
+        memcpy(&seq, d, 8);
+        memcpy(&l, d + 8, 4);
+        memcpy(&c, d + 12, 4);
+        ck_assert_msg(seq == k, "%s: message %llu delivered where %lu was due "
+                      "(lost, duplicated or reordered)", s->name,
+                      (unsigned long long)seq, k);
+        ck_assert_uint_eq(l, len);
+        ck_assert_msg(c == fnv1a(d + 16, len - 16),
+                      "%s: message %lu: content checksum mismatch", s->name, k);
+    }
+    expect = malloc(len + 1);
+    msg_fill(src->dir, k, expect, len);
+    ck_assert_msg(memcmp(expect, d, len) == 0, "%s: message %lu: content differs",
+                  s->name, k);
+    free(expect);
+    s->am_rcvd++;
+}
+
+static void cb_complete(void *arg, void *comp, int status)
+{
+    side_t *s = arg;
+    comp_t *c = comp;
+
+    c->count++;
+    c->status = status;
+    c->order = ++s->ncomp;
+    if (c->poison) {
+        /* zero copy: the engine is done with the buffer; spoil it so a
+         * late retransmission would deliver garbage */
+        memset(c->poison, 0xee, c->poison_len);
+    }
+    if (c->hook) {
+        c->hook(c);
+    }
+}
+
+static int cb_mem_check(void *arg, uint64_t addr, uint64_t rkey, size_t len,
+                        int write)
+{
+    side_t *s = arg;
+    uint64_t base = (uintptr_t)s->region;
+
+    (void)write;
+    if (!s->region || rkey != s->rkey || addr < base || len > s->region_len ||
+        addr - base > s->region_len - len) {
+        return -1;
+    }
+    return 0;
+}
+
+static void cb_peer_failed(void *arg, hxb_peer_t *peer)
+{
+    side_t *s = arg;
+    int i;
+
+    s->peer_failed_calls++;
+    s->failed_peer = peer;
+    /* pending operations must have completed before this call */
+    s->comps_done_at_failure = 1;
+    for (i = 0; i < 4; i++) {
+        if (s->watch[i] && s->watch[i]->count != 1) {
+            s->comps_done_at_failure = 0;
+        }
+    }
+}
+
+/* ---- setup ---- */
+
+typedef struct opts {
+    int              nrails;
+    size_t           mtu;
+    hxb_mem_faults_t faults;
+    uint64_t         key_b;       /* 0: same as A */
+    unsigned         window;      /* 0: default */
+    size_t           max_msg;     /* 0: default */
+    double           peer_timeout;/* 0: 60 s (never, in these tests) */
+    int              csum;
+    size_t           region_len;  /* each side's registered region */
+} opts_t;
+
+static void side_region(side_t *s, size_t len, uint64_t rkey)
+{
+    size_t i;
+
+    s->mem = malloc(len + 2 * GUARD);
+    ck_assert_ptr_nonnull(s->mem);
+    for (i = 0; i < len + 2 * GUARD; i++) {
+        s->mem[i] = (uint8_t)(i * 13 + 0x21);
+    }
+    s->region = s->mem + GUARD;
+    s->region_len = len;
+    s->rkey = rkey;
+}
+
+/* region and its guards hold the initial pattern, except [off, off+len) */
+static int side_mem_intact_except(const side_t *s, size_t off, size_t len)
+{
+    size_t i, total = s->region_len + 2 * GUARD;
+
+    for (i = 0; i < total; i++) {
+        if (i >= GUARD + off && i < GUARD + off + len) {
+            continue;
+        }
+        if (s->mem[i] != (uint8_t)(i * 13 + 0x21)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static void world_init(const opts_t *o)
+{
+    hxb_engine_cfg_t ca, cb;
+    hxb_callbacks_t cba = {0}, cbb = {0};
+    hxb_raddr_t addrs[HXB_MAX_RAILS];
+    uint32_t mask;
+    int i;
+
+    memset(&W, 0, sizeof(W));
+    W.a.name = "A";
+    W.b.name = "B";
+    W.a.other = &W.b;
+    W.b.other = &W.a;
+    W.a.dir = 0;
+    W.b.dir = 1;
+    W.nrails = o->nrails;
+
+    hxb_engine_cfg_default(&ca);
+    ca.job_key = KEY_A;
+    ca.csum = o->csum;
+    ca.rto_min = 1e-3;
+    ca.peer_timeout = o->peer_timeout > 0 ? o->peer_timeout : 60.0;
+    if (o->window) {
+        ca.window = o->window;
+    }
+    if (o->max_msg) {
+        ca.max_msg = o->max_msg;
+    }
+    cb = ca;
+    ca.node_id = NODE_A;
+    ca.proc_id = PROC_A;
+    ca.epoch = EPOCH_A;
+    cb.node_id = NODE_B;
+    cb.proc_id = PROC_B;
+    cb.epoch = EPOCH_B;
+    if (o->key_b) {
+        cb.job_key = o->key_b;
+    }
+
+    cba.arg = &W.a;
+    cbb.arg = &W.b;
+    cba.am = cbb.am = cb_am;
+    cba.complete = cbb.complete = cb_complete;
+    cba.mem_check = cbb.mem_check = cb_mem_check;
+    cba.peer_failed = cbb.peer_failed = cb_peer_failed;
+
+    ck_assert_int_eq(hxb_engine_create(&ca, &cba, &W.a.e), 0);
+    ck_assert_int_eq(hxb_engine_create(&cb, &cbb, &W.b.e), 0);
+    for (i = 0; i < o->nrails; i++) {
+        hxb_mem_faults_t f = o->faults;
+        f.seed = o->faults.seed * 7919 + i + 1;
+        ck_assert_int_eq(hxb_rail_mem_pair(o->mtu ? o->mtu : 1500, &f, &W.ra[i],
+                                           &W.rb[i]), 0);
+        ck_assert_int_eq(hxb_engine_add_rail(W.a.e, W.ra[i]), 0);
+        ck_assert_int_eq(hxb_engine_add_rail(W.b.e, W.rb[i]), 0);
+    }
+    ck_assert_int_eq(hxb_engine_num_rails(W.a.e), o->nrails);
+    memset(addrs, 0, sizeof(addrs));
+    mask = (1u << o->nrails) - 1;
+    W.a.peer = hxb_peer_get(W.a.e, NODE_B, PROC_B, EPOCH_B, addrs, mask);
+    W.b.peer = hxb_peer_get(W.b.e, NODE_A, PROC_A, EPOCH_A, addrs, mask);
+    ck_assert_ptr_nonnull(W.a.peer);
+    ck_assert_ptr_nonnull(W.b.peer);
+    ck_assert_uint_eq(hxb_peer_rail_mask(W.a.peer), mask);
+    if (o->region_len) {
+        side_region(&W.a, o->region_len, RKEY_A);
+        side_region(&W.b, o->region_len, RKEY_B);
+    }
+}
+
+static void side_free(side_t *s)
+{
+    unsigned long k;
+
+    if (s->zc) {
+        for (k = 0; k < s->plan_n; k++) {
+            free(s->zc[k].poison);
+        }
+    }
+    free(s->zc);
+    free(s->plan_len);
+    free(s->plan_id);
+    free(s->mem);
+}
+
+static void teardown(void)
+{
+    if (W.a.e) {
+        hxb_engine_destroy(W.a.e);
+    }
+    if (W.b.e) {
+        hxb_engine_destroy(W.b.e);
+    }
+    side_free(&W.a);
+    side_free(&W.b);
+    memset(&W, 0, sizeof(W));
+}
+
+static unsigned long pumps;
+
+static void pump(void)
+{
+    hxb_engine_progress(W.a.e);
+    hxb_engine_progress(W.b.e);
+    pumps++;
+}
+
+/* pump both engines until cond holds; fail after WAIT_CAP s / WAIT_ITERS */
+#define PUMP_UNTIL(cond) do {                                                 \
+        double dl_ = now_sec() + WAIT_CAP;                                    \
+        unsigned long it_ = 0;                                                \
+        while (!(cond)) {                                                     \
+            pump();                                                           \
+            if (++it_ >= WAIT_ITERS || ((it_ & 255) == 0 && now_sec() > dl_)) \
+                ck_abort_msg("%s:%d: gave up waiting for '%s' after %lu "     \
+                             "iterations", __FILE__, __LINE__, #cond, it_);   \
+        }                                                                     \
+    } while (0)
+
+/* pump for a while of real time (bounded by itself) */
+static void pump_for(double sec)
+{
+    double end = now_sec() + sec;
+    while (now_sec() < end) {
+        pump();
+    }
+}
+
+static void pump_n(unsigned long n)
+{
+    while (n--) {
+        pump();
+    }
+}
+
+/* ---- AM plans ---- */
+
+static void plan_am(side_t *s, unsigned long n, int zcopy)
+{
+    size_t max = hxb_engine_cfg(s->e)->max_msg, frag = hxb_engine_frag_size(s->e);
+    const size_t special[] = {0, 1, 15, 16, 17, HXB_AM_INLINE, HXB_AM_INLINE + 1,
+                              frag - 1, frag, frag + 1, 2 * frag, max - 1, max};
+    unsigned long k;
+
+    s->plan_n = n;
+    s->plan_len = calloc(n, sizeof(*s->plan_len));
+    s->plan_id = calloc(n, sizeof(*s->plan_id));
+    s->zc = zcopy ? calloc(n, sizeof(*s->zc)) : NULL;
+    ck_assert_ptr_nonnull(s->plan_len);
+    for (k = 0; k < n; k++) {
+        size_t len;
+        unsigned r = (unsigned)(rnd() % 100);
+        if (k < sizeof(special) / sizeof(special[0])) {
+            len = special[k];
+        } else if (r < 45) {
+            len = rnd() % (HXB_AM_INLINE + 1);               /* small */
+        } else if (r < 75) {
+            len = rnd() % 8192;                              /* medium */
+        } else if (r < 95) {
+            len = rnd() % (max + 1);                         /* anything */
+        } else {
+            len = max - rnd() % 3;                           /* largest */
+        }
+        if (len > max) {
+            len = max;
+        }
+        s->plan_len[k] = len;
+        s->plan_id[k] = (uint8_t)(rnd() % 32);
+    }
+}
+
+typedef struct pack_arg {
+    unsigned      dir;
+    unsigned long k;
+    size_t        len;
+} pack_arg_t;
+
+static size_t pack_msg(void *dest, void *arg)
+{
+    pack_arg_t *p = arg;
+    msg_fill(p->dir, p->k, dest, p->len);
+    return p->len;
+}
+
+/* try to send the next planned message of s; 1 sent, 0 no room, 2 done */
+static int send_next(side_t *s)
+{
+    unsigned long k = s->sent;
+    size_t len;
+    unsigned id;
+    long r;
+
+    if (k >= s->plan_n) {
+        return 2;
+    }
+    len = s->plan_len[k];
+    id = s->plan_id[k];
+    if (len <= HXB_AM_INLINE && k % 3 == 0) {
+        uint8_t buf[HXB_AM_INLINE];
+        struct iovec iov[2];
+        size_t cut = len ? (size_t)(rnd() % (len + 1)) : 0;
+        msg_fill(s->dir, k, buf, len);
+        iov[0].iov_base = buf;
+        iov[0].iov_len = cut;
+        iov[1].iov_base = buf + cut;
+        iov[1].iov_len = len - cut;
+        r = hxb_am_send(s->peer, id, iov, 2);
+        if (r == HXB_EAGAIN) {
+            return 0;
+        }
+        ck_assert_int_eq(r, HXB_OK);
+    } else if (s->zc && k % 4 == 1) {
+        comp_t *c = &s->zc[k];
+        size_t hl = len < 40 ? len : k % 41;
+        if (!c->poison) {
+            c->poison = malloc(len + 1);
+            c->poison_len = len;
+            ck_assert_ptr_nonnull(c->poison);
+            msg_fill(s->dir, k, c->poison, len);
+        }
+        r = hxb_am_zcopy(s->peer, id, c->poison, hl, c->poison + hl, len - hl, c);
+        if (r == HXB_EAGAIN) {
+            return 0;
+        }
+        ck_assert_int_eq(r, HXB_INPROGRESS);
+    } else {
+        pack_arg_t pa = {s->dir, k, len};
+        r = hxb_am_bcopy(s->peer, id, pack_msg, &pa);
+        if (r == HXB_EAGAIN) {
+            return 0;
+        }
+        ck_assert_int_eq(r, (long)len);
+    }
+    s->sent++;
+    return 1;
+}
+
+/* send every planned message of A (and of B if it has a plan), pumping */
+static void send_all(void)
+{
+    double dl = now_sec() + WAIT_CAP;
+    unsigned long it = 0;
+
+    for (;;) {
+        int ra = send_next(&W.a), rb = send_next(&W.b);
+        if (ra == 2 && rb == 2) {
+            break;
+        }
+        if (ra == 0 || rb == 0 || (++it & 7) == 0) {
+            pump();
+        }
+        if ((it & 255) == 0 && now_sec() > dl) {
+            ck_abort_msg("gave up sending: A sent %lu/%lu, B sent %lu/%lu",
+                         W.a.sent, W.a.plan_n, W.b.sent, W.b.plan_n);
+        }
+    }
+}
+
+static void check_zcopy_done(const side_t *s)
+{
+    unsigned long k;
+
+    if (!s->zc) {
+        return;
+    }
+    for (k = 0; k < s->plan_n; k++) {
+        if (s->zc[k].poison) {
+            ck_assert_msg(s->zc[k].count == 1, "%s: zcopy %lu completed %d times",
+                          s->name, k, s->zc[k].count);
+            ck_assert_int_eq(s->zc[k].status, 0);
+        }
+    }
+}
+
+/* everything delivered exactly once, in order, and nothing more after a
+ * flush and some extra progress */
+static void finish_am(void)
+{
+    comp_t fa = {0}, fb = {0};
+    int r;
+
+    PUMP_UNTIL(W.b.am_rcvd == W.a.plan_n && W.a.am_rcvd == W.b.plan_n);
+    r = hxb_flush(W.a.peer, &fa);
+    ck_assert(r == HXB_OK || r == HXB_INPROGRESS);
+    if (r == HXB_OK) {
+        fa.count = 1;
+    }
+    r = hxb_flush(W.b.peer, &fb);
+    ck_assert(r == HXB_OK || r == HXB_INPROGRESS);
+    if (r == HXB_OK) {
+        fb.count = 1;
+    }
+    PUMP_UNTIL(fa.count && fb.count);
+    pump_n(2000);
+    ck_assert_int_eq(fa.count, 1);
+    ck_assert_int_eq(fb.count, 1);
+    ck_assert_uint_eq(W.b.am_rcvd, W.a.plan_n);
+    ck_assert_uint_eq(W.a.am_rcvd, W.b.plan_n);
+    ck_assert_uint_eq(hxb_engine_stats(W.b.e)->am_delivered, W.a.plan_n);
+    ck_assert_uint_eq(hxb_engine_stats(W.a.e)->am_delivered, W.b.plan_n);
+    check_zcopy_done(&W.a);
+    check_zcopy_done(&W.b);
+    ck_assert(hxb_peer_tx_idle(W.a.peer));
+    ck_assert(hxb_peer_tx_idle(W.b.peer));
+    ck_assert_int_eq(W.a.peer_failed_calls + W.b.peer_failed_calls, 0);
+}
+
+static const hxb_mem_faults_t FAULTS = {
+    .drop_ppm = 20000, .dup_ppm = 10000, .reorder_ppm = 10000,
+    .corrupt_ppm = 5000, .seed = 1,
+};
+
+/* ------------------------------------------------------------------ */
+/* (1) active messages under faults                                   */
+
+START_TEST(test_am_faults)
+{
+    opts_t o = {.nrails = 4, .faults = FAULTS, .csum = 1};
+    const hxb_engine_stats_t *sa, *sb;
+
+    o.faults.seed = 11 + _i;
+    world_init(&o);
+    plan_am(&W.a, 3000, 0);
+    send_all();
+    finish_am();
+    sa = hxb_engine_stats(W.a.e);
+    sb = hxb_engine_stats(W.b.e);
+    /* the faults really happened and were handled */
+    ck_assert_uint_gt(sb->drops[HXB_DROP_CSUM], 0);
+    ck_assert_uint_gt(sb->drops[HXB_DROP_DUP], 0);
+    ck_assert_uint_gt(sa->retransmits, 0);
+    ck_assert_uint_gt(sb->ooo_held, 0);
+}
+END_TEST
+
+/* both directions at once, zero copy too: acks ride on data frames */
+START_TEST(test_am_bidirectional)
+{
+    opts_t o = {.nrails = 3, .faults = FAULTS, .csum = 1};
+
+    o.faults.seed = 77;
+    world_init(&o);
+    plan_am(&W.a, 1500, 1);
+    plan_am(&W.b, 1500, 1);
+    send_all();
+    finish_am();
+    ck_assert_uint_gt(hxb_engine_stats(W.a.e)->drops[HXB_DROP_CSUM] +
+                      hxb_engine_stats(W.b.e)->drops[HXB_DROP_CSUM], 0);
+}
+END_TEST
+
+/* one rail, no faults: the plain path */
+START_TEST(test_am_one_rail_clean)
+{
+    opts_t o = {.nrails = 1, .csum = 0, .mtu = 9000};
+
+    world_init(&o);
+    plan_am(&W.a, 500, 1);
+    send_all();
+    finish_am();
+    ck_assert_uint_eq(hxb_engine_stats(W.a.e)->retransmits, 0);
+    ck_assert_uint_eq(hxb_engine_stats(W.b.e)->drops[HXB_DROP_DUP], 0);
+}
+END_TEST
+
+/* a window smaller than one SACK word: every ACK must still be valid */
+START_TEST(test_am_small_window)
+{
+    opts_t o = {.nrails = 2, .faults = FAULTS, .csum = 1, .window = 16,
+                .max_msg = 8192};
+    const hxb_engine_stats_t *sa;
+
+    o.faults.seed = 5;
+    world_init(&o);
+    plan_am(&W.a, 800, 0);
+    send_all();
+    finish_am();
+    sa = hxb_engine_stats(W.a.e);
+    ck_assert_uint_gt(sa->acks_rcvd, 0);
+    /* ACK frames from B were all well formed (corrupted ones count as CSUM) */
+    ck_assert_uint_eq(sa->drops[HXB_DROP_LEN], 0);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* (2) PUT and (3) GET of several MiB under faults                    */
+
+#define BIG (6u << 20)
+
+static void fill_pattern(uint8_t *p, size_t len, unsigned salt)
+{
+    size_t i;
+    for (i = 0; i < len; i++) {
+        p[i] = (uint8_t)((i >> 3) * 7 + i * salt + (i >> 16));
+    }
+}
+
+START_TEST(test_put_faults)
+{
+    opts_t o = {.nrails = 4, .faults = FAULTS, .csum = 1, .region_len = BIG};
+    uint8_t *src = malloc(BIG);
+    comp_t c[5] = {{0}};
+    struct { size_t off, len; } small[4] = {{BIG - 1, 1}, {3, 0}, {100, 1409},
+                                             {BIG - 5000, 4999}};
+    int i, r;
+
+    o.faults.seed = 21;
+    world_init(&o);
+    ck_assert_ptr_nonnull(src);
+    fill_pattern(src, BIG, 3);
+    /* the big one covers the whole region; the small ones overwrite parts
+     * of it with the same bytes, so the final image is src */
+    r = hxb_put(W.a.peer, src, BIG, (uintptr_t)W.b.region, RKEY_B, &c[0]);
+    ck_assert_int_eq(r, HXB_INPROGRESS);
+    for (i = 0; i < 4; i++) {
+        r = hxb_put(W.a.peer, src + small[i].off, small[i].len,
+                    (uintptr_t)W.b.region + small[i].off, RKEY_B, &c[i + 1]);
+        ck_assert_int_eq(r, HXB_INPROGRESS);
+    }
+    PUMP_UNTIL(c[0].count && c[1].count && c[2].count && c[3].count && c[4].count);
+    pump_n(2000);
+    for (i = 0; i < 5; i++) {
+        ck_assert_msg(c[i].count == 1, "put %d completed %d times", i, c[i].count);
+        ck_assert_int_eq(c[i].status, 0);
+    }
+    /* completions come in issue order */
+    for (i = 1; i < 5; i++) {
+        ck_assert_uint_gt(c[i].order, c[i - 1].order);
+    }
+    ck_assert(memcmp(W.b.region, src, BIG) == 0);
+    ck_assert(side_mem_intact_except(&W.b, 0, BIG));
+    ck_assert(side_mem_intact_except(&W.a, 0, 0));      /* A's memory untouched */
+    ck_assert_uint_gt(hxb_engine_stats(W.a.e)->retransmits, 0);
+    ck_assert_uint_gt(hxb_engine_stats(W.b.e)->drops[HXB_DROP_CSUM], 0);
+    free(src);
+}
+END_TEST
+
+START_TEST(test_get_faults)
+{
+    opts_t o = {.nrails = 4, .faults = FAULTS, .csum = 1, .region_len = BIG};
+    uint8_t *dst = malloc(BIG + 2 * GUARD), *small = malloc(3000);
+    comp_t c[3] = {{0}};
+    int i, r;
+
+    o.faults.seed = 31;
+    world_init(&o);
+    ck_assert_ptr_nonnull(dst);
+    fill_pattern(W.b.region, BIG, 5);
+    memset(dst, 0xab, BIG + 2 * GUARD);
+    memset(small, 0xab, 3000);
+    r = hxb_get(W.a.peer, dst + GUARD, BIG, (uintptr_t)W.b.region, RKEY_B, &c[0]);
+    ck_assert_int_eq(r, HXB_INPROGRESS);
+    r = hxb_get(W.a.peer, small, 1, (uintptr_t)W.b.region + BIG - 1, RKEY_B, &c[1]);
+    ck_assert_int_eq(r, HXB_INPROGRESS);
+    r = hxb_get(W.a.peer, small + 1, 2999, (uintptr_t)W.b.region + 12345, RKEY_B,
+                &c[2]);
+    ck_assert_int_eq(r, HXB_INPROGRESS);
+    /* an empty read is done at once */
+    ck_assert_int_eq(hxb_get(W.a.peer, small, 0, (uintptr_t)W.b.region, RKEY_B,
+                             &c[1]), HXB_OK);
+    PUMP_UNTIL(c[0].count && c[1].count && c[2].count);
+    pump_n(2000);
+    for (i = 0; i < 3; i++) {
+        ck_assert_msg(c[i].count == 1, "get %d completed %d times", i, c[i].count);
+        ck_assert_int_eq(c[i].status, 0);
+    }
+    ck_assert(memcmp(dst + GUARD, W.b.region, BIG) == 0);
+    for (i = 0; i < GUARD; i++) {
+        ck_assert_uint_eq(dst[i], 0xab);
+        ck_assert_uint_eq(dst[GUARD + BIG + i], 0xab);
+    }
+    ck_assert_uint_eq(small[0], W.b.region[BIG - 1]);
+    ck_assert(memcmp(small + 1, W.b.region + 12345, 2999) == 0);
+    ck_assert_uint_gt(hxb_engine_stats(W.b.e)->retransmits, 0);
+    free(dst);
+    free(small);
+}
+END_TEST
+
+/* PUT and GET in both directions at once */
+START_TEST(test_put_get_bidirectional)
+{
+    const size_t n = 2u << 20;
+    opts_t o = {.nrails = 2, .faults = FAULTS, .csum = 1, .region_len = n};
+    uint8_t *sa = malloc(n), *sb = malloc(n), *ga = malloc(n), *gb = malloc(n);
+    comp_t c[4] = {{0}};
+
+    o.faults.seed = 41;
+    world_init(&o);
+    /* each side's region: first half written by the other side, second
+     * half read by the other side */
+    fill_pattern(sa, n / 2, 7);
+    fill_pattern(sb, n / 2, 9);
+    fill_pattern(W.a.region + n / 2, n / 2, 11);
+    fill_pattern(W.b.region + n / 2, n / 2, 13);
+    ck_assert_int_eq(hxb_put(W.a.peer, sa, n / 2, (uintptr_t)W.b.region, RKEY_B,
+                             &c[0]), HXB_INPROGRESS);
+    ck_assert_int_eq(hxb_put(W.b.peer, sb, n / 2, (uintptr_t)W.a.region, RKEY_A,
+                             &c[1]), HXB_INPROGRESS);
+    ck_assert_int_eq(hxb_get(W.a.peer, ga, n / 2, (uintptr_t)W.b.region + n / 2,
+                             RKEY_B, &c[2]), HXB_INPROGRESS);
+    ck_assert_int_eq(hxb_get(W.b.peer, gb, n / 2, (uintptr_t)W.a.region + n / 2,
+                             RKEY_A, &c[3]), HXB_INPROGRESS);
+    PUMP_UNTIL(c[0].count && c[1].count && c[2].count && c[3].count);
+    pump_n(1000);
+    ck_assert(c[0].count == 1 && c[1].count == 1 && c[2].count == 1 && c[3].count == 1);
+    ck_assert(!c[0].status && !c[1].status && !c[2].status && !c[3].status);
+    ck_assert(memcmp(W.b.region, sa, n / 2) == 0);
+    ck_assert(memcmp(W.a.region, sb, n / 2) == 0);
+    ck_assert(memcmp(ga, W.b.region + n / 2, n / 2) == 0);
+    ck_assert(memcmp(gb, W.a.region + n / 2, n / 2) == 0);
+    free(sa);
+    free(sb);
+    free(ga);
+    free(gb);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* (4) bad rkey / out of bounds                                       */
+
+START_TEST(test_rkey_refused)
+{
+    const size_t n = 1u << 20;
+    opts_t o = {.nrails = 4, .csum = 1, .region_len = n};
+    uint8_t *src = malloc(n), *dst = malloc(n + 2 * GUARD);
+    uint64_t base;
+    comp_t c[8] = {{0}}, ok[2] = {{0}};
+    size_t i;
+
+    world_init(&o);
+    base = (uintptr_t)W.b.region;
+    fill_pattern(src, n, 17);
+    memset(dst, 0xcd, n + 2 * GUARD);
+
+    /* wrong key, right place: one frame and many frames */
+    ck_assert_int_eq(hxb_put(W.a.peer, src, 100, base, RKEY_A, &c[0]), HXB_INPROGRESS);
+    ck_assert_int_eq(hxb_put(W.a.peer, src, 200000, base, RKEY_B + 1, &c[1]),
+                     HXB_INPROGRESS);
+    /* right key, partly outside (one frame), and wholly past the end */
+    ck_assert_int_eq(hxb_put(W.a.peer, src, 100, base + n - 50, RKEY_B, &c[2]),
+                     HXB_INPROGRESS);
+    ck_assert_int_eq(hxb_put(W.a.peer, src, 10, base + n, RKEY_B, &c[3]),
+                     HXB_INPROGRESS);
+    ck_assert_int_eq(hxb_put(W.a.peer, src, 10, base - 10, RKEY_B, &c[4]),
+                     HXB_INPROGRESS);
+    /* reads: wrong key, straddling the end, before the start */
+    ck_assert_int_eq(hxb_get(W.a.peer, dst + GUARD, 5000, base, 0, &c[5]),
+                     HXB_INPROGRESS);
+    ck_assert_int_eq(hxb_get(W.a.peer, dst + GUARD, 5000, base + n - 4999, RKEY_B,
+                             &c[6]), HXB_INPROGRESS);
+    ck_assert_int_eq(hxb_get(W.a.peer, dst + GUARD, 64, base - 1, RKEY_B, &c[7]),
+                     HXB_INPROGRESS);
+    PUMP_UNTIL(c[0].count && c[1].count && c[2].count && c[3].count &&
+               c[4].count && c[5].count && c[6].count && c[7].count);
+    pump_n(1000);
+    for (i = 0; i < 8; i++) {
+        ck_assert_msg(c[i].count == 1, "op %zu completed %d times", i, c[i].count);
+        ck_assert_msg(c[i].status == HXB_E_RKEY, "op %zu: status %d, expected "
+                      "HXB_E_RKEY", i, c[i].status);
+    }
+    /* nothing was written anywhere */
+    ck_assert(side_mem_intact_except(&W.b, 0, 0));
+    for (i = 0; i < n + 2 * GUARD; i++) {
+        ck_assert_uint_eq(dst[i], 0xcd);
+    }
+    ck_assert_uint_gt(hxb_engine_stats(W.b.e)->drops[HXB_DROP_RKEY], 0);
+
+    /* the peer is still fine: good operations work */
+    ck_assert_int_eq(hxb_put(W.a.peer, src, n, base, RKEY_B, &ok[0]), HXB_INPROGRESS);
+    ck_assert_int_eq(hxb_get(W.a.peer, dst + GUARD, n, base, RKEY_B, &ok[1]),
+                     HXB_INPROGRESS);
+    PUMP_UNTIL(ok[0].count && ok[1].count);
+    ck_assert_int_eq(ok[0].status, 0);
+    ck_assert_int_eq(ok[1].status, 0);
+    ck_assert(memcmp(W.b.region, src, n) == 0);
+    ck_assert(memcmp(dst + GUARD, src, n) == 0);
+    ck_assert_int_eq(W.a.peer_failed_calls, 0);
+    free(src);
+    free(dst);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* (5) flush                                                          */
+
+static comp_t put_comps[10];
+static int flush_saw_all_puts = -1, flush_saw_idle = -1, flush_saw_data = -1;
+static const uint8_t *flush_src;
+
+static void flush_hook(comp_t *c)
+{
+    int i;
+
+    (void)c;
+    flush_saw_all_puts = 1;
+    for (i = 0; i < 10; i++) {
+        if (put_comps[i].count != 1 || put_comps[i].status != 0) {
+            flush_saw_all_puts = 0;
+        }
+    }
+    flush_saw_idle = hxb_peer_tx_idle(W.a.peer);
+    flush_saw_data = memcmp(W.b.region, flush_src, W.b.region_len) == 0;
+}
+
+START_TEST(test_flush)
+{
+    const size_t n = 1u << 20, chunk = n / 10;
+    opts_t o = {.nrails = 2, .faults = FAULTS, .csum = 1, .region_len = n};
+    uint8_t *src = malloc(n);
+    comp_t fc = {0}, fam = {0};
+    int i;
+
+    o.faults.seed = 51;
+    world_init(&o);
+    fill_pattern(src, n, 19);
+    flush_src = src;
+    memset(put_comps, 0, sizeof(put_comps));
+
+    /* nothing issued: done at once */
+    ck_assert_int_eq(hxb_flush(W.a.peer, &fc), HXB_OK);
+    ck_assert_int_eq(fc.count, 0);
+
+    for (i = 0; i < 10; i++) {
+        ck_assert_int_eq(hxb_put(W.a.peer, src + i * chunk, i == 9 ? n - 9 * chunk : chunk,
+                                 (uintptr_t)W.b.region + i * chunk, RKEY_B,
+                                 &put_comps[i]), HXB_INPROGRESS);
+    }
+    fc.hook = flush_hook;
+    ck_assert_int_eq(hxb_flush(W.a.peer, &fc), HXB_INPROGRESS);
+    ck_assert_int_eq(hxb_flush(W.a.peer, NULL), HXB_INPROGRESS);
+    /* B does not run: nothing can be acknowledged, the flush must wait */
+    for (i = 0; i < 3000; i++) {
+        hxb_engine_progress(W.a.e);
+    }
+    ck_assert_int_eq(fc.count, 0);
+    ck_assert(!hxb_peer_tx_idle(W.a.peer));
+    PUMP_UNTIL(fc.count);
+    pump_n(1000);
+    ck_assert_int_eq(fc.count, 1);
+    ck_assert_int_eq(fc.status, 0);
+    ck_assert_int_eq(flush_saw_all_puts, 1);
+    ck_assert_int_eq(flush_saw_idle, 1);
+    ck_assert_int_eq(flush_saw_data, 1);
+    for (i = 0; i < 10; i++) {
+        ck_assert_uint_lt(put_comps[i].order, fc.order);
+    }
+    ck_assert_int_eq(hxb_flush(W.a.peer, &fc), HXB_OK);
+
+    /* a flush after active messages: all of them are delivered by then */
+    plan_am(&W.a, 300, 0);
+    send_all();
+    ck_assert_int_eq(hxb_flush(W.a.peer, &fam), HXB_INPROGRESS);
+    PUMP_UNTIL(fam.count);
+    ck_assert_uint_eq(W.b.am_rcvd, 300);
+    pump_n(500);
+    ck_assert_int_eq(fam.count, 1);
+    ck_assert_uint_eq(W.b.am_rcvd, 300);
+    free(src);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* (6) a rail fails during a transfer                                 */
+
+static void rail_fail_transfer(int rail, int blackhole)
+{
+    const size_t n = 8u << 20, chunk = 128u << 10, nput = n / chunk;
+    opts_t o = {.nrails = 4, .csum = 1, .region_len = n};
+    uint8_t *src = malloc(n);
+    comp_t *c = calloc(nput, sizeof(*c));
+    size_t i, done;
+    uint64_t tx_before;
+
+    o.faults.drop_ppm = 2000;
+    o.faults.seed = 61 + rail;
+    world_init(&o);
+    fill_pattern(src, n, 23);
+    plan_am(&W.a, 400, 0);
+    for (i = 0; i < nput; i++) {
+        ck_assert_int_eq(hxb_put(W.a.peer, src + i * chunk, chunk,
+                                 (uintptr_t)W.b.region + i * chunk, RKEY_B, &c[i]),
+                         HXB_INPROGRESS);
+    }
+    /* let about a quarter complete, with AMs interleaved */
+    PUMP_UNTIL((send_next(&W.a), c[nput / 4].count));
+    ck_assert_int_eq(c[nput - 1].count, 0);
+    if (blackhole) {
+        /* frames vanish, but the link looks up: only timeouts tell */
+        hxb_mem_faults_t all = {.drop_ppm = 1000000};
+        hxb_rail_mem_set_faults(W.ra[rail], &all);
+        hxb_rail_mem_set_faults(W.rb[rail], &all);
+    } else {
+        hxb_rail_mem_set_down(W.ra[rail], 1);
+        ck_assert_int_eq(W.ra[rail]->up, 0);
+        ck_assert_int_eq(W.rb[rail]->up, 0);
+    }
+    send_all();
+    PUMP_UNTIL(c[nput - 1].count);
+    for (done = 0, i = 0; i < nput; i++) {
+        ck_assert_msg(c[i].count == 1 && c[i].status == 0,
+                      "put %zu: count %d status %d", i, c[i].count, c[i].status);
+        done++;
+    }
+    ck_assert(memcmp(W.b.region, src, n) == 0);
+    finish_am();
+    ck_assert_int_eq(W.a.peer_failed_calls, 0);
+    ck_assert(!hxb_peer_failed(W.a.peer));
+    ck_assert_uint_gt(hxb_engine_stats(W.a.e)->retransmits, 0);
+    if (blackhole) {
+        ck_assert_uint_gt(hxb_engine_stats(W.a.e)->rto_fired, 0);
+        ck_assert_uint_gt(hxb_engine_stats(W.a.e)->rail_failovers, 0);
+    }
+
+    /* the rail comes back and is used again */
+    if (blackhole) {
+        hxb_mem_faults_t none = {0};
+        hxb_rail_mem_set_faults(W.ra[rail], &none);
+        hxb_rail_mem_set_faults(W.rb[rail], &none);
+    } else {
+        hxb_rail_mem_set_down(W.ra[rail], 0);
+    }
+    tx_before = W.ra[rail]->stats.tx_frames;
+    memset(c, 0, nput * sizeof(*c));
+    fill_pattern(src, n, 29);
+    for (i = 0; i < nput; i++) {
+        ck_assert_int_eq(hxb_put(W.a.peer, src + i * chunk, chunk,
+                                 (uintptr_t)W.b.region + i * chunk, RKEY_B, &c[i]),
+                         HXB_INPROGRESS);
+    }
+    PUMP_UNTIL(c[nput - 1].count);
+    ck_assert(memcmp(W.b.region, src, n) == 0);
+    ck_assert_uint_gt(W.ra[rail]->stats.tx_frames, tx_before);
+    (void)done;
+    free(src);
+    free(c);
+}
+
+START_TEST(test_rail_down)
+{
+    rail_fail_transfer(_i, 0);     /* rails 0 and 1 */
+}
+END_TEST
+
+START_TEST(test_rail_blackhole)
+{
+    rail_fail_transfer(2, 1);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* (7) the peer stops answering                                       */
+
+static void all_rails_down(void)
+{
+    int i;
+    for (i = 0; i < W.nrails; i++) {
+        hxb_rail_mem_set_down(W.ra[i], 1);
+    }
+}
+
+static void check_failed_peer(side_t *s)
+{
+    comp_t late = {0};
+    struct iovec iov = {"x", 1};
+
+    ck_assert_int_eq(s->peer_failed_calls, 1);
+    ck_assert_ptr_eq(s->failed_peer, s->peer);
+    ck_assert(hxb_peer_failed(s->peer));
+    ck_assert_uint_eq(hxb_engine_stats(s->e)->peers_failed, 1);
+    ck_assert_int_eq(s->comps_done_at_failure, 1);
+    /* new operations are refused at once */
+    ck_assert_int_eq(hxb_put(s->peer, "x", 1, 0, 0, &late), -HXB_E_PEER);
+    ck_assert_int_eq(hxb_am_send(s->peer, 1, &iov, 1), -HXB_E_PEER);
+    ck_assert_int_eq(hxb_flush(s->peer, &late), -HXB_E_PEER);
+    pump_n(1000);
+    ck_assert_int_eq(late.count, 0);
+    ck_assert_int_eq(s->peer_failed_calls, 1);
+}
+
+/* operations in flight when every rail goes dark */
+START_TEST(test_peer_timeout)
+{
+    const size_t n = 4u << 20;
+    opts_t o = {.nrails = 2, .csum = 1, .region_len = n, .peer_timeout = 0.2};
+    uint8_t *src = malloc(n), *dst = malloc(n);
+    comp_t put = {0}, get = {0}, zc = {0}, fl = {0};
+    static uint8_t zdata[5000];
+
+    world_init(&o);
+    fill_pattern(src, n, 31);
+    ck_assert_int_eq(hxb_put(W.a.peer, src, n, (uintptr_t)W.b.region, RKEY_B, &put),
+                     HXB_INPROGRESS);
+    ck_assert_int_eq(hxb_get(W.a.peer, dst, n, (uintptr_t)W.b.region, RKEY_B, &get),
+                     HXB_INPROGRESS);
+    ck_assert_int_eq(hxb_am_zcopy(W.a.peer, 3, "hdr", 3, zdata, sizeof(zdata), &zc),
+                     HXB_INPROGRESS);
+    ck_assert_int_eq(hxb_flush(W.a.peer, &fl), HXB_INPROGRESS);
+    W.a.watch[0] = &put;
+    W.a.watch[1] = &get;
+    W.a.watch[2] = &zc;
+    W.a.watch[3] = &fl;
+    pump_n(3);
+    ck_assert_int_eq(put.count, 0);
+    all_rails_down();
+    PUMP_UNTIL(W.a.peer_failed_calls > 0);
+    ck_assert_int_eq(put.count, 1);
+    ck_assert_int_eq(put.status, HXB_E_PEER);
+    ck_assert_int_eq(get.count, 1);
+    ck_assert_int_eq(get.status, HXB_E_PEER);
+    ck_assert_int_eq(zc.count, 1);
+    ck_assert_int_eq(zc.status, HXB_E_PEER);
+    ck_assert_int_eq(fl.count, 1);
+    ck_assert_int_eq(fl.status, HXB_E_PEER);
+    check_failed_peer(&W.a);
+    ck_assert_int_eq(put.count + get.count + zc.count + fl.count, 4);
+    free(src);
+    free(dst);
+}
+END_TEST
+
+/* operations issued after every rail went dark: nothing ever leaves */
+START_TEST(test_peer_timeout_nothing_sent)
+{
+    opts_t o = {.nrails = 2, .csum = 1, .peer_timeout = 0.2};
+    comp_t put = {0};
+    static uint8_t data[3000];
+
+    world_init(&o);
+    all_rails_down();
+    W.a.watch[0] = &put;
+    ck_assert_int_eq(hxb_put(W.a.peer, data, sizeof(data), 0x1000, 1, &put),
+                     HXB_INPROGRESS);
+    PUMP_UNTIL(W.a.peer_failed_calls > 0);
+    ck_assert_int_eq(put.count, 1);
+    ck_assert_int_eq(put.status, HXB_E_PEER);
+    check_failed_peer(&W.a);
+}
+END_TEST
+
+/* only a GET is pending (its request was acknowledged) when the responder
+ * goes silent: the reader must still give up */
+START_TEST(test_peer_timeout_get_pending)
+{
+    const size_t n = 4u << 20;
+    opts_t o = {.nrails = 2, .csum = 1, .region_len = n, .peer_timeout = 0.2};
+    uint8_t *dst = malloc(n);
+    comp_t get = {0};
+
+    world_init(&o);
+    ck_assert_int_eq(hxb_get(W.a.peer, dst, n, (uintptr_t)W.b.region, RKEY_B, &get),
+                     HXB_INPROGRESS);
+    W.a.watch[0] = &get;
+    PUMP_UNTIL(hxb_peer_tx_idle(W.a.peer));   /* request acknowledged */
+    ck_assert_int_eq(get.count, 0);
+    all_rails_down();
+    PUMP_UNTIL(W.a.peer_failed_calls > 0);
+    ck_assert_int_eq(get.count, 1);
+    ck_assert_int_eq(get.status, HXB_E_PEER);
+    check_failed_peer(&W.a);
+    /* the responder gave up on its side too */
+    PUMP_UNTIL(W.b.peer_failed_calls > 0);
+    free(dst);
+}
+END_TEST
+
+/* a peer that was merely idle for longer than peer_timeout is fine */
+START_TEST(test_peer_idle_not_failed)
+{
+    opts_t o = {.nrails = 2, .csum = 1, .peer_timeout = 0.2};
+    comp_t fl = {0};
+    int r;
+
+    world_init(&o);
+    plan_am(&W.a, 20, 0);
+    W.a.plan_n = 10;                /* first half now, second after a pause */
+    send_all();
+    PUMP_UNTIL(W.b.am_rcvd == 10);
+    r = hxb_flush(W.a.peer, &fl);
+    if (r == HXB_INPROGRESS) {
+        PUMP_UNTIL(fl.count);
+    }
+    pump_for(0.5);                  /* idle, more than peer_timeout */
+    W.a.plan_n = 20;
+    send_all();
+    PUMP_UNTIL(W.b.am_rcvd == 20);
+    pump_for(0.05);
+    ck_assert_int_eq(W.a.peer_failed_calls, 0);
+    ck_assert_int_eq(W.b.peer_failed_calls, 0);
+    ck_assert(!hxb_peer_failed(W.a.peer));
+    finish_am();
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* (8) foreign job key                                                */
+
+START_TEST(test_foreign_key)
+{
+    opts_t o = {.nrails = 2, .csum = 1, .key_b = KEY_OTHER, .region_len = 65536};
+    const hxb_engine_stats_t *sa, *sb;
+    comp_t put = {0};
+    uint8_t src[5000];
+
+    world_init(&o);
+    fill_pattern(src, sizeof(src), 37);
+    plan_am(&W.a, 20, 0);
+    plan_am(&W.b, 20, 0);
+    send_all();
+    ck_assert_int_eq(hxb_put(W.a.peer, src, sizeof(src), (uintptr_t)W.b.region,
+                             RKEY_B, &put), HXB_INPROGRESS);
+    sa = hxb_engine_stats(W.a.e);
+    sb = hxb_engine_stats(W.b.e);
+    PUMP_UNTIL(sb->drops[HXB_DROP_KEY] >= 25 && sa->drops[HXB_DROP_KEY] >= 20);
+    pump_n(2000);
+    ck_assert_uint_eq(W.b.am_rcvd, 0);
+    ck_assert_uint_eq(W.a.am_rcvd, 0);
+    ck_assert_uint_eq(sb->rx_frames, 0);
+    ck_assert_uint_eq(sa->rx_frames, 0);
+    ck_assert_uint_eq(sb->acks_rcvd + sa->acks_rcvd, 0);
+    ck_assert(side_mem_intact_except(&W.b, 0, 0));
+    ck_assert_int_eq(put.count, 0);
+    ck_assert(!hxb_peer_tx_idle(W.a.peer));
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* (9) duplicates                                                     */
+
+START_TEST(test_duplicates)
+{
+    const size_t n = 1u << 20;
+    opts_t o = {.nrails = 2, .csum = 1, .region_len = n};
+    const hxb_engine_stats_t *sa, *sb;
+    uint8_t *src = malloc(n);
+    comp_t put = {0};
+
+    o.faults.dup_ppm = 1000000;          /* every frame arrives twice */
+    o.faults.seed = 91;
+    world_init(&o);
+    fill_pattern(src, n, 41);
+    plan_am(&W.a, 500, 1);
+    send_all();
+    ck_assert_int_eq(hxb_put(W.a.peer, src, n, (uintptr_t)W.b.region, RKEY_B, &put),
+                     HXB_INPROGRESS);
+    finish_am();
+    PUMP_UNTIL(put.count);
+    pump_n(1000);
+    ck_assert_int_eq(put.count, 1);
+    ck_assert_int_eq(put.status, 0);
+    ck_assert(memcmp(W.b.region, src, n) == 0);
+    sa = hxb_engine_stats(W.a.e);
+    sb = hxb_engine_stats(W.b.e);
+    /* every copy of a sequenced frame after the first is counted: each
+     * transmission arrives twice, each sequence number is used once */
+    ck_assert_uint_gt(sb->drops[HXB_DROP_DUP], 0);
+    ck_assert_uint_eq(sb->drops[HXB_DROP_DUP], sa->tx_frames + sa->retransmits);
+    free(src);
+}
+END_TEST
+
+START_TEST(test_duplicates_some)
+{
+    opts_t o = {.nrails = 4, .csum = 1};
+
+    o.faults.dup_ppm = 10000;
+    o.faults.seed = 93;
+    world_init(&o);
+    plan_am(&W.a, 1000, 0);
+    send_all();
+    finish_am();
+    ck_assert_uint_gt(hxb_engine_stats(W.b.e)->drops[HXB_DROP_DUP], 0);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+
+static Suite *engine_suite(void)
+{
+    Suite *s = suite_create("engine");
+    TCase *tc;
+
+    tc = tcase_create("am");
+    tcase_add_checked_fixture(tc, NULL, teardown);
+    tcase_set_timeout(tc, 120);
+    /* HXB_TEST_SEEDS=N runs the fault test with N seeds (stress runs) */
+    tcase_add_loop_test(tc, test_am_faults, 0,
+                        getenv("HXB_TEST_SEEDS") ? atoi(getenv("HXB_TEST_SEEDS")) : 2);
+    tcase_add_test(tc, test_am_bidirectional);
+    tcase_add_test(tc, test_am_one_rail_clean);
+    tcase_add_test(tc, test_am_small_window);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("rma");
+    tcase_add_checked_fixture(tc, NULL, teardown);
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_put_faults);
+    tcase_add_test(tc, test_get_faults);
+    tcase_add_test(tc, test_put_get_bidirectional);
+    tcase_add_test(tc, test_rkey_refused);
+    tcase_add_test(tc, test_flush);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("failures");
+    tcase_add_checked_fixture(tc, NULL, teardown);
+    tcase_set_timeout(tc, 120);
+    tcase_add_loop_test(tc, test_rail_down, 0, 2);
+    tcase_add_test(tc, test_rail_blackhole);
+    tcase_add_test(tc, test_peer_timeout);
+    tcase_add_test(tc, test_peer_timeout_nothing_sent);
+    tcase_add_test(tc, test_peer_timeout_get_pending);
+    tcase_add_test(tc, test_peer_idle_not_failed);
+    tcase_add_test(tc, test_foreign_key);
+    tcase_add_test(tc, test_duplicates);
+    tcase_add_test(tc, test_duplicates_some);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(engine_suite());
+    int failed;
+
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

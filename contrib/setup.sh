@@ -1,0 +1,34 @@
+#!/bin/bash
+# One command on a fresh Debian 12: install the Debian packages hxb needs,
+# fetch UCX's source headers, build, install under /usr/local, then run the
+# demo (two emulated nodes exchanging traffic over hxb). Run as root.
+#   contrib/setup.sh [--no-demo]
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+[ "$(id -u)" = 0 ] || { echo "setup: run as root (installs packages, creates network namespaces)" >&2; exit 1; }
+
+PKGS=(build-essential autoconf automake libtool pkg-config dpkg-dev
+      libucx-dev ucx-utils libopenmpi-dev openmpi-bin
+      check libpcap-dev libhwloc-dev
+      iproute2 nftables ethtool procps iputils-ping python3)
+missing=()
+for p in "${PKGS[@]}"; do
+    dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "setup: installing ${missing[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+contrib/fetch-ucx-src
+[ -x configure ] || autoreconf -fi >/dev/null
+[ -f Makefile ] || ./configure --quiet
+make -j"$(nproc)" >/dev/null
+make install >/dev/null
+ldconfig
+echo "setup: installed $(ls /usr/local/lib/ucx/libuct_hxb.so) and /usr/local/bin/hxb-*"
+
+[ "${1:-}" = "--no-demo" ] && exit 0
+exec contrib/demo.sh

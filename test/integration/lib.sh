@@ -1,0 +1,54 @@
+# Shared helpers for the integration tests: each test brings up its own
+# testbed (name = test name), tears it down on exit, and fails loudly.
+set -euo pipefail
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+TB="$top/contrib/testbed/hxb-testbed"
+HXB_LIB=${HXB_LIB:-$top/.libs/libuct_hxb.so}
+HXB_BIN=${HXB_BIN:-$top}
+TNAME=${TNAME:-t$$}
+TOPO=/run/hxb/$TNAME/topo.conf
+LOG=$(mktemp -d /tmp/hxb-test.XXXXXX)
+KEY=0x5eed0fc0ffee
+
+cleanup() {
+    local rc=$?
+    jobs -p | xargs -r kill 2>/dev/null || true
+    "$TB" down --name "$TNAME" >/dev/null 2>&1 || true
+    if [ $rc -ne 0 ]; then
+        echo "--- logs of the failed test ($LOG):"
+        for f in "$LOG"/*; do [ -f "$f" ] && { echo "--- $f"; tail -20 "$f"; }; done
+    fi
+    rm -rf "$LOG"
+    exit $rc
+}
+trap cleanup EXIT
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+note() { echo "  $*"; }
+
+tb_up() { "$TB" up --name "$TNAME" "$@" > "$LOG/testbed" 2>&1 || fail "testbed up $*"; }
+on() { local n=$1; shift; "$TB" exec --name "$TNAME" "$n" "$@"; }
+hxb_env() {
+    echo env LD_PRELOAD="$HXB_LIB" UCX_HXB_TOPO="$TOPO" UCX_HXB_JOB_KEY=$KEY \
+        UCX_TLS=hxb,self UCX_HXB_PRINT_STATS=y UCX_WARN_UNUSED_ENV_VARS=n "$@"
+}
+
+# ucp_pair NAME [hxb-ucp-test args]: server on n0, client on n1; both must
+# verify every message. Leaves logs in $LOG/NAME.{srv,cli}.
+ucp_pair() {
+    local name=$1; shift
+    local port=$((20000 + RANDOM % 20000))
+    # shellcheck disable=SC2046
+    on n0 $(hxb_env $EXTRA_ENV) "$HXB_BIN/hxb-ucp-test" -p $port "$@" > "$LOG/$name.srv" 2>&1 &
+    local srv=$!
+    # shellcheck disable=SC2046
+    on n1 $(hxb_env $EXTRA_ENV) "$HXB_BIN/hxb-ucp-test" -c 198.18.0.1 -p $port "$@" > "$LOG/$name.cli" 2>&1 ||
+        fail "$name: client: $(grep -h FAIL "$LOG/$name.cli" | head -1)"
+    wait $srv || fail "$name: server: $(grep -h FAIL "$LOG/$name.srv" | head -1)"
+    grep -q "hxb_ucp_test: ok" "$LOG/$name.srv" || fail "$name: server did not verify"
+    note "$name: $(grep -h 'hxb_ucp_test: ok' "$LOG/$name.cli" | sed 's/hxb_ucp_test: ok: //')"
+}
+
+# stat LOGFILE COUNTER: the counter from the hxb stats line of that process
+stat() { grep -o " $2=[0-9]*" "$1" | head -1 | cut -d= -f2; }
+EXTRA_ENV=${EXTRA_ENV:-}

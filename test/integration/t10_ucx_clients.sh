@@ -1,0 +1,32 @@
+#!/bin/bash
+# Real UCX clients over hxb between two testbed nodes (2 raw rails):
+# ucx_perftest UCT tests (am_lat, am_bw bcopy/zcopy, put_bw) with -x hxb and
+# UCP tests (tag_lat, tag_bw eager and rendezvous, stream_bw, ucp_put_bw)
+# with UCX_TLS=hxb,self. Each must complete and report its figures.
+TNAME=t10
+. "$(dirname "$0")/lib.sh"
+tb_up --grid 2 --rails 2
+
+perf() {
+    local name=$1; shift
+    local port=$((20000 + RANDOM % 20000))
+    # shellcheck disable=SC2046
+    on n0 timeout 60 $(hxb_env) ucx_perftest -p $port "$@" > "$LOG/$name.srv" 2>&1 &
+    local srv=$!
+    sleep 0.5
+    # shellcheck disable=SC2046
+    on n1 timeout 60 $(hxb_env) ucx_perftest 198.18.0.1 -p $port "$@" > "$LOG/$name.cli" 2>&1 ||
+        fail "$name: $(grep -h -i error "$LOG/$name.cli" "$LOG/$name.srv" | head -2)"
+    wait $srv || fail "$name: server failed"
+    grep -q "^Final:" "$LOG/$name.cli" || fail "$name: no result"
+    note "$name: $(grep '^Final:' "$LOG/$name.cli" | awk '{printf "lat %s us, %s MB/s", $4, $7}')"
+}
+perf am_lat       -t am_lat -x hxb -d hxb0 -n 20000
+perf am_bw_bcopy  -t am_bw -x hxb -d hxb0 -D bcopy -s 60000 -n 5000
+perf am_bw_zcopy  -t am_bw -x hxb -d hxb0 -D zcopy -s 60000 -n 5000
+perf put_bw       -t put_bw -x hxb -d hxb0 -D zcopy -s 1048576 -n 500
+perf tag_lat      -t tag_lat -n 20000
+perf tag_bw_64k   -t tag_bw -s 65536 -n 2000
+perf tag_bw_4m    -t tag_bw -s 4194304 -n 100
+perf stream_bw    -t stream_bw -s 1048576 -n 300
+perf ucp_put_bw   -t ucp_put_bw -s 1048576 -n 300

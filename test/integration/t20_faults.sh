@@ -1,0 +1,16 @@
+#!/bin/bash
+# Two nodes, 4 rails of unequal speed, 2% loss, 1% duplication and 0.5%
+# corruption on every rail: thousands of messages of 0 B .. 4 MiB both ways
+# through UCP, each verified intact, exactly once and in order; then the same
+# over UDP rails. The receivers' counters must show the faults were met.
+TNAME=t20
+. "$(dirname "$0")/lib.sh"
+tb_up --grid 2 --rails 4 --rate x0=1gbit,x1=500mbit,x2=2gbit,x3=250mbit \
+      --loss 2 --dup 1 --corrupt 0.5
+ucp_pair raw -n 2000 -m 4194304 -t 300 -s 7
+for f in "$LOG"/raw.srv "$LOG"/raw.cli; do
+    [ "$(stat "$f" duplicate)" -gt 0 ] || fail "no duplicate was suppressed in $f"
+    [ "$(stat "$f" retransmits)" -gt 0 ] || fail "no retransmission in $f"
+done
+EXTRA_ENV=UCX_HXB_MODE=udp ucp_pair udp -n 500 -m 4194304 -t 300 -s 8
+grep -q "retransmits=[1-9]" "$LOG"/udp.srv "$LOG"/udp.cli || fail "udp: no retransmission under loss"

@@ -1,0 +1,32 @@
+#!/bin/bash
+# Frames with a wrong job key, a bad version, an unknown kind, a lying
+# length or a bad checksum reach a process (they pass the kernel filter:
+# right destination process) and are dropped and counted, never delivered;
+# the process then still talks normally.
+TNAME=t40
+. "$(dirname "$0")/lib.sh"
+tb_up --grid 2 --rails 1
+port=$((20000 + RANDOM % 20000))
+# shellcheck disable=SC2046
+on n0 $(hxb_env) "$HXB_BIN/hxb-ucp-test" -p $port -n 100 -m 100000 -t 120 > "$LOG/srv" 2>&1 &
+srv=$!
+# the server's process id on its node is the UDP port it reserved
+proc=""
+for _ in $(seq 100); do
+    proc=$(on n0 ss -Hulpn 2>/dev/null | awk '/hxb-ucp-test/ {split($4, a, ":"); print a[length(a)]; exit}')
+    [ -n "$proc" ] && break
+    sleep 0.1
+done
+[ -n "$proc" ] || fail "server did not start"
+mac=$(awk '$1 == "iface" && $2 == "n0" && $5 == "x0" {print $6}' "$TOPO")
+on n1 python3 "$top/test/integration/inject_frames.py" x0 "$mac" 0 "$proc" $KEY 5 > "$LOG/inject" 2>&1 ||
+    fail "injector: $(cat "$LOG/inject")"
+# shellcheck disable=SC2046
+on n1 $(hxb_env) "$HXB_BIN/hxb-ucp-test" -c 198.18.0.1 -p $port -n 100 -m 100000 -t 120 > "$LOG/cli" 2>&1 ||
+    fail "client: $(grep FAIL "$LOG/cli")"
+wait $srv || fail "server: $(grep FAIL "$LOG/srv")"
+for c in job_key version kind length checksum; do
+    v=$(stat "$LOG/srv" $c)
+    [ "$v" = 5 ] || fail "counter $c is '$v', expected 5 (5 such frames injected)"
+done
+note "5 each of foreign key, bad version, unknown kind, lying length, bad checksum: dropped and counted"
