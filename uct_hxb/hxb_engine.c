@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <time.h>
 
 double hxb_now(void)
@@ -22,10 +23,12 @@ void hxb_engine_cfg_default(hxb_engine_cfg_t *c)
     c->max_msg = 64 * 1024;
     c->csum = 1;
     c->rto_min = 1e-3;
+    c->rto_init = 20e-3;
+    c->yield_idle = 0;
     c->rto_max = 200e-3;
     c->ack_delay = 20e-6;
-    c->ack_every = 32;
-    c->rail_inflight = 64;
+    c->ack_every = 16;
+    c->rail_inflight = 32;
     c->peer_timeout = 10.0;
     c->probe_interval = 50e-3;
 }
@@ -226,7 +229,10 @@ static hxb_peer_t *peer_new(hxb_engine_t *e, uint16_t node, uint16_t proc,
     p->node = node;
     p->proc = proc;
     p->epoch = epoch;
-    p->rto = e->cfg.rto_min * 4;
+    p->rto = e->cfg.rto_init;
+    for (h = 0; h < HXB_MAX_RAILS; h++) {
+        p->rail_last_ack[h] = e->now;   /* a new rail gets the benefit of doubt */
+    }
     p->last_ack_progress = e->now;
     h = peer_hash(node, proc);
     p->hnext = e->hash[h];
@@ -402,5 +408,12 @@ unsigned hxb_engine_progress(hxb_engine_t *e)
         }
     }
     hxb_engine_flush_rails(e);
+    if (n == 0 && e->active && e->cfg.yield_idle) {
+        /* nothing arrived while we wait for the network: let the kernel's
+         * packet processing (ksoftirqd, qdisc timers) have the CPU. On a
+         * host with fewer cores than busy pollers it otherwise waits a
+         * scheduler tick, which shows up as milliseconds of RTT. */
+        sched_yield();
+    }
     return n;
 }

@@ -40,11 +40,13 @@ typedef struct hxb_engine_cfg {
     size_t   max_msg;         /* largest AM (bcopy) message              */
     int      csum;            /* checksum every frame                    */
     double   rto_min, rto_max;/* seconds                                 */
+    double   rto_init;        /* before the first RTT sample             */
     double   ack_delay;       /* seconds a received frame may stay unacked */
     unsigned ack_every;       /* ack at once after this many frames      */
     unsigned rail_inflight;   /* frames in flight per rail (flow control)*/
     double   peer_timeout;    /* no progress for this long: peer failed  */
     double   probe_interval;  /* liveness probes of suspect rails        */
+    int      yield_idle;      /* sched_yield() when a poll finds nothing */
 } hxb_engine_cfg_t;
 
 typedef struct hxb_callbacks {

@@ -87,7 +87,7 @@ struct hxb_peer {
     uint32_t       rail_mask;      /* local rails that reach the peer       */
     uint32_t       suspect_mask;   /* rails that lost frames, being probed  */
     double         suspect_since[HXB_MAX_RAILS];
-    unsigned       rail_rto[HXB_MAX_RAILS]; /* consecutive RTOs per rail    */
+    double         rail_last_ack[HXB_MAX_RAILS]; /* last ack of a frame sent on it */
     /* TX */
     uint32_t       tx_next, tx_push, tx_una;
     hxb_txslot_t  *tx;
@@ -97,6 +97,7 @@ struct hxb_peer {
     unsigned       nops;
     hxb_flushreq_t *flushes;
     double         srtt, rttvar, rto;
+    double         next_rto_check;
     double         last_ack_progress;
     unsigned       tx_inflight;
     unsigned       gets_pending;   /* our GETs still waiting for data       */

@@ -210,7 +210,7 @@ void hxb_rx_frame(hxb_peer_t *p, hxb_rail_t *rail, hxb_hdr_t *h, size_t size)
             hxb_ping_ext_t *x = (hxb_ping_ext_t *)(h + 1);
             if (x->rail < HXB_MAX_RAILS) {
                 p->suspect_mask &= ~(1u << x->rail);
-                p->rail_rto[x->rail] = 0;
+                p->rail_last_ack[x->rail] = p->e->now;
             }
             break;
         }

@@ -325,11 +325,13 @@ static void rail_acked(hxb_peer_t *p, hxb_txslot_t *s)
     /* Only a frame sent once tells which transmission arrived: an ack of a
      * retransmitted frame may be for the original, on another rail, and
      * would make frames still in flight on the new rail look lost. */
-    if (s->state == TX_INFLIGHT && s->retx == 0 &&
-        hxb_seq_lt(p->rail_hi[s->rail], s->rail_ctr)) {
+    if (s->state != TX_INFLIGHT || s->retx != 0) {
+        return;
+    }
+    p->rail_last_ack[s->rail] = p->e->now;
+    if (hxb_seq_lt(p->rail_hi[s->rail], s->rail_ctr)) {
         p->rail_hi[s->rail] = s->rail_ctr;
     }
-    p->rail_rto[s->rail] = 0;
     p->suspect_mask &= ~(1u << s->rail);
 }
 
@@ -338,7 +340,7 @@ void hxb_tx_ack_rcvd(hxb_peer_t *p, uint32_t cum, const uint64_t *bits,
 {
     hxb_engine_t *e = p->e;
     hxb_flushreq_t **fp, *f;
-    double now = e->now;
+    double now = e->now, newest = 0;
     uint32_t seq, base;
     unsigned i;
     int lost_check = 0;
@@ -359,8 +361,8 @@ void hxb_tx_ack_rcvd(hxb_peer_t *p, uint32_t cum, const uint64_t *bits,
     }
     for (seq = p->tx_una; seq != cum; seq++) {
         hxb_txslot_t *s = SLOT(p, seq);
-        if (s->state == TX_INFLIGHT && s->retx == 0 && seq + 1 == cum) {
-            rtt_sample(p, now - s->sent_at); /* Karn: first sends only */
+        if (s->state == TX_INFLIGHT && s->retx == 0 && s->sent_at > newest) {
+            newest = s->sent_at;     /* Karn: first transmissions only */
         }
         rail_acked(p, s);
         slot_release(p, s, 0);
@@ -383,12 +385,18 @@ void hxb_tx_ack_rcvd(hxb_peer_t *p, uint32_t cum, const uint64_t *bits,
         }
         hxb_txslot_t *s = SLOT(p, seq);
         if (s->state == TX_INFLIGHT) {
+            if (s->retx == 0 && s->sent_at > newest) {
+                newest = s->sent_at;
+            }
             rail_acked(p, s);
             e->rail_inflight[s->rail]--;
             p->tx_inflight--;
             s->state = TX_SACKED;
             lost_check = 1;
         }
+    }
+    if (newest > 0) {
+        rtt_sample(p, now - newest);  /* one sample per ACK: the freshest */
     }
     /* a rail keeps order: a frame sent before an acked frame on the same
      * rail, and not acked itself, was lost */
@@ -458,37 +466,48 @@ void hxb_tx_timers(hxb_peer_t *p)
         peer_fail(p);
         return;
     }
-    for (seq = p->tx_una; seq != p->tx_push; seq++) {
-        hxb_txslot_t *s = SLOT(p, seq);
-        if (s->state != TX_INFLIGHT) {
-            continue;
-        }
-        if (now - s->sent_at < p->rto) {
-            if (s->retx == 0) {
-                break;      /* later first transmissions are younger */
+    /* RTO, checked at most every rto_min/2. Like TCP, a timeout resends
+     * only the oldest frame: if it was merely late (a descheduled peer,
+     * a deep queue) little is wasted, and if frames were really lost the
+     * ack of the resent one lets per-rail loss detection find the rest.
+     * Only when the frame's rail has acknowledged nothing for two timeouts
+     * is the rail suspect, and then everything in flight on it moves. */
+    if (now >= p->next_rto_check && p->tx_inflight) {
+        hxb_txslot_t *old = NULL;
+        uint32_t old_seq = 0;
+
+        p->next_rto_check = now + e->cfg.rto_min / 2;
+        for (seq = p->tx_una; seq != p->tx_push; seq++) {
+            hxb_txslot_t *s = SLOT(p, seq);
+            if (s->state == TX_INFLIGHT && now - s->sent_at >= p->rto &&
+                (!old || s->sent_at < old->sent_at)) {
+                old = s;
+                old_seq = seq;
             }
-            continue;
         }
-        if (!fired) {
+        if (old) {
+            r = old->rail;
             e->stats.rto_fired++;
-            /* two timeouts in a row on a rail: suspect it, probe it, and
-             * send on the others meanwhile */
-            if (++p->rail_rto[s->rail] >= 2 && !(p->suspect_mask & (1u << s->rail))) {
-                p->suspect_mask |= 1u << s->rail;
-                p->suspect_since[s->rail] = now;
+            if (now - p->rail_last_ack[r] > 2 * p->rto &&
+                !(p->suspect_mask & (1u << r))) {
+                p->suspect_mask |= 1u << r;
+                p->suspect_since[r] = now;
                 e->stats.rail_failovers++;
+                for (seq = p->tx_una; seq != p->tx_push; seq++) {
+                    hxb_txslot_t *s = SLOT(p, seq);
+                    if (s->state == TX_INFLIGHT && s->rail == r) {
+                        tx_retransmit(p, seq, s);
+                        fired++;
+                    }
+                }
+            } else {
+                tx_retransmit(p, old_seq, old);
+                fired++;
             }
-        }
-        fired++;
-        tx_retransmit(p, seq, s);
-        if (fired >= 64) {
-            break;
-        }
-    }
-    if (fired) {
-        p->rto *= 2;
-        if (p->rto > e->cfg.rto_max) {
-            p->rto = e->cfg.rto_max;
+            p->rto *= 2;
+            if (p->rto > e->cfg.rto_max) {
+                p->rto = e->cfg.rto_max;
+            }
         }
     }
     /* probe suspect rails; a PONG clears them (hxb_rx.c) */

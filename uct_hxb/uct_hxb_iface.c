@@ -78,7 +78,7 @@ static ucs_config_field_t uct_hxb_iface_config_table[] = {
      "A peer that acknowledges nothing for this long is reported failed.",
      ucs_offsetof(uct_hxb_iface_config_t, peer_timeout), UCS_CONFIG_TYPE_TIME},
 
-    {"RAIL_INFLIGHT", "64",
+    {"RAIL_INFLIGHT", "32",
      "Frames in flight per rail (flow control against rail queue overrun).",
      ucs_offsetof(uct_hxb_iface_config_t, rail_inflight), UCS_CONFIG_TYPE_UINT},
 

@@ -146,6 +146,19 @@ static int xfer(int fd, void *buf, size_t len, int out)
     return 0;
 }
 
+/* peer-failure mode (as an MPI with fault handling asks): a dead peer must
+ * be reported, through this callback, never a hang */
+static volatile int g_ep_failed;
+
+static void on_ep_error(void *arg, ucp_ep_h ep, ucs_status_t status)
+{
+    (void)arg;
+    (void)ep;
+    fprintf(stderr, "hxb_ucp_test: FAIL: endpoint error: %s\n",
+            ucs_status_string(status));
+    g_ep_failed = 1;
+}
+
 static void on_alarm(int sig)
 {
     static const char msg[] = "hxb_ucp_test: FAIL: timeout\n";
@@ -220,7 +233,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "hxb_ucp_test: FAIL: address exchange\n");
         return 1;
     }
-    eparams.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS;
+    eparams.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS |
+                         UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
+                         UCP_EP_PARAM_FIELD_ERR_HANDLER;
+    eparams.err_mode = UCP_ERR_HANDLING_MODE_PEER;
+    eparams.err_handler.cb = on_ep_error;
+    eparams.err_handler.arg = NULL;
     eparams.address = peer_addr;
     if (ucp_ep_create(worker, &eparams, &ep) != UCS_OK) {
         fprintf(stderr, "hxb_ucp_test: FAIL: ep create\n");
@@ -327,12 +345,18 @@ int main(int argc, char **argv)
         if (!busy) {
             ucp_worker_progress(worker);
         }
+        if (g_ep_failed) {
+            goto failed;
+        }
     }
     /* wait for our sends to complete, then a handshake so neither side
      * closes while the other still needs its acknowledgements */
     for (w = 0; w < g_window; w++) {
-        while (!sctx[w].done) {
+        while (!sctx[w].done && !g_ep_failed) {
             ucp_worker_progress(worker);
+        }
+        if (g_ep_failed) {
+            goto failed;
         }
         if (sreq[w]) {
             ucp_request_free(sreq[w]);
@@ -371,4 +395,10 @@ int main(int argc, char **argv)
     fflush(stdout);
     close(fd);
     return 0;
+
+failed:
+    /* destroying the worker closes the transport, which prints its stats */
+    ucp_worker_destroy(worker);
+    ucp_cleanup(ctx);
+    return 1;
 }

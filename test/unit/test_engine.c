@@ -218,6 +218,7 @@ typedef struct opts {
     unsigned         window;      /* 0: default */
     size_t           max_msg;     /* 0: default */
     double           peer_timeout;/* 0: 60 s (never, in these tests) */
+    double           rto_min;     /* 0: 1 ms */
     int              csum;
     size_t           region_len;  /* each side's registered region */
 } opts_t;
@@ -272,7 +273,10 @@ static void world_init(const opts_t *o)
     hxb_engine_cfg_default(&ca);
     ca.job_key = KEY_A;
     ca.csum = o->csum;
-    ca.rto_min = 1e-3;
+    ca.rto_min = o->rto_min > 0 ? o->rto_min : 1e-3;
+    if (ca.rto_max < ca.rto_min) {
+        ca.rto_max = ca.rto_min;
+    }
     ca.peer_timeout = o->peer_timeout > 0 ? o->peer_timeout : 60.0;
     if (o->window) {
         ca.window = o->window;
@@ -603,10 +607,12 @@ START_TEST(test_am_bidirectional)
 }
 END_TEST
 
-/* one rail, no faults: the plain path */
+/* one rail, no faults: the plain path. A long RTO keeps a slow machine
+ * (valgrind) from retransmitting, so any retransmission is a spurious
+ * fast retransmit or a lost frame. */
 START_TEST(test_am_one_rail_clean)
 {
-    opts_t o = {.nrails = 1, .csum = 0, .mtu = 9000};
+    opts_t o = {.nrails = 1, .csum = 0, .mtu = 9000, .rto_min = 10.0};
 
     world_init(&o);
     plan_am(&W.a, 500, 1);
@@ -633,6 +639,37 @@ START_TEST(test_am_small_window)
     ck_assert_uint_gt(sa->acks_rcvd, 0);
     /* ACK frames from B were all well formed (corrupted ones count as CSUM) */
     ck_assert_uint_eq(sa->drops[HXB_DROP_LEN], 0);
+}
+END_TEST
+
+/* Loss recovery without timeouts: rails keep order, so a frame is known
+ * lost as soon as a later frame sent on its rail is acknowledged. With the
+ * RTO out of reach, every loss must be repaired that way; once the faults
+ * stop, later traffic on every rail exposes the remaining holes. */
+START_TEST(test_am_fast_retransmit)
+{
+    opts_t o = {.nrails = 4, .csum = 1, .rto_min = 1000.0};
+    const hxb_engine_stats_t *sa;
+    hxb_mem_faults_t none = {0};
+    int i;
+
+    o.faults.drop_ppm = 30000;
+    o.faults.seed = 7;
+    world_init(&o);
+    plan_am(&W.a, 1300, 0);
+    W.a.plan_n = 1000;
+    send_all();
+    for (i = 0; i < W.nrails; i++) {
+        hxb_rail_mem_set_faults(W.ra[i], &none);
+        hxb_rail_mem_set_faults(W.rb[i], &none);
+    }
+    W.a.plan_n = 1300;
+    send_all();
+    finish_am();
+    sa = hxb_engine_stats(W.a.e);
+    ck_assert_uint_eq(sa->rto_fired, 0);
+    ck_assert_uint_gt(sa->fast_retx, 0);
+    ck_assert_uint_gt(hxb_engine_stats(W.b.e)->ooo_held, 0);
 }
 END_TEST
 
@@ -1244,6 +1281,7 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, test_am_bidirectional);
     tcase_add_test(tc, test_am_one_rail_clean);
     tcase_add_test(tc, test_am_small_window);
+    tcase_add_test(tc, test_am_fast_retransmit);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("rma");
