@@ -234,6 +234,7 @@ static hxb_peer_t *peer_new(hxb_engine_t *e, uint16_t node, uint16_t proc,
         p->rail_last_ack[h] = e->now;   /* a new rail gets the benefit of doubt */
     }
     p->last_ack_progress = e->now;
+    p->last_rx = e->now;
     h = peer_hash(node, proc);
     p->hnext = e->hash[h];
     e->hash[h] = p;
@@ -247,6 +248,7 @@ static void peer_reset(hxb_peer_t *p, uint32_t epoch)
     hxb_engine_t *e = p->e;
     unsigned i;
 
+    e->stats.peers_reset++;
     hxb_tx_fail_all(p, HXB_E_PEER);
     hxb_rx_reset(p);
     for (i = 0; i < e->cfg.window; i++) {
@@ -255,6 +257,7 @@ static void peer_reset(hxb_peer_t *p, uint32_t epoch)
     p->tx_next = p->tx_push = p->tx_una = 0;
     memset(p->rail_ctr, 0, sizeof(p->rail_ctr));
     memset(p->rail_hi, 0, sizeof(p->rail_hi));
+    p->rack_sent = p->rack_rtt = p->rack_check_at = 0;
     p->epoch = epoch;
     p->failed = 0;
     p->last_ack_progress = e->now;
@@ -295,6 +298,7 @@ void hxb_peer_put_ref(hxb_peer_t *p)
 }
 
 int hxb_peer_failed(const hxb_peer_t *p) { return p->failed; }
+int hxb_engine_busy(const hxb_engine_t *e) { return e->active != NULL; }
 uint32_t hxb_peer_rail_mask(const hxb_peer_t *p) { return p->rail_mask; }
 
 void hxb_peer_activate(hxb_peer_t *p)
@@ -338,8 +342,18 @@ static void engine_rx_cb(void *arg, hxb_rail_t *rail, void *data, size_t size,
             return;
         }
     } else if (p->epoch != h->src_epoch) {
+        /* a frame of an earlier run of the peer, still in a queue or sent
+         * by a dying process, must not reset its successor; an older epoch
+         * is believed only once the current one has been silent for a peer
+         * timeout (the peer's clock may have stepped back) */
+        if (hxb_seq_lt(h->src_epoch, p->epoch) &&
+            e->now - p->last_rx < e->cfg.peer_timeout) {
+            e->stats.drops[HXB_DROP_DST]++;
+            return;
+        }
         peer_reset(p, h->src_epoch);
     }
+    p->last_rx = e->now;
     /* learn (or refresh) where the peer is on this rail */
     if (rail->ip && src->ip) {
         p->addr[rail->index].ip = src->ip;

@@ -68,6 +68,8 @@ typedef struct hxb_engine_stats {
     uint64_t drops[HXB_DROP_MAX];
     uint64_t tx_frames, rx_frames, retransmits, rto_fired, fast_retx;
     uint64_t acks_sent, acks_rcvd, am_delivered, ooo_held, peers_failed;
+    uint64_t peers_reset;     /* a peer restarted (new epoch)            */
+    uint64_t rack_retx;       /* lost frames found by time across rails  */
     uint64_t rail_failovers;
 } hxb_engine_stats_t;
 
@@ -118,5 +120,10 @@ int hxb_flush(hxb_peer_t *p, void *comp);
 /* forget pending completions of this peer (endpoint destroyed) */
 void hxb_peer_cancel(hxb_peer_t *p);
 int hxb_peer_tx_idle(const hxb_peer_t *p);
+/* sequenced frames sent or queued but not yet acknowledged */
+unsigned hxb_peer_unacked(const hxb_peer_t *p);
+/* some peer has work whose timers need progress calls (frames unacked,
+ * acks owed, reads outstanding): the caller must not block */
+int hxb_engine_busy(const hxb_engine_t *e);
 
 #endif

@@ -98,7 +98,11 @@ struct hxb_peer {
     hxb_flushreq_t *flushes;
     double         srtt, rttvar, rto;
     double         next_rto_check;
+    double         rack_sent;      /* send time of the latest-sent frame acked */
+    double         rack_rtt;       /* its round trip                          */
+    double         rack_check_at;  /* a loss becomes due then (0: none)       */
     double         last_ack_progress;
+    double         last_rx;        /* last frame accepted from the peer     */
     unsigned       tx_inflight;
     unsigned       gets_pending;   /* our GETs still waiting for data       */
     /* RX */
@@ -155,6 +159,7 @@ int  hxb_tx_get_resp(hxb_peer_t *p, const hxb_get_req_ext_t *req);
 void hxb_tx_send_unseq(hxb_peer_t *p, int rail, unsigned kind, const void *ext,
                        size_t ext_len);
 int  hxb_tx_pick_rail(hxb_peer_t *p, int avoid);
+void hxb_tx_flush_check(hxb_peer_t *p);
 
 /* hxb_rx.c */
 void hxb_rx_frame(hxb_peer_t *p, hxb_rail_t *rail, hxb_hdr_t *h, size_t size);

@@ -132,6 +132,7 @@ static void rx_unordered(hxb_peer_t *p, hxb_hdr_t *h)
             if (comp && e->cb.complete) {
                 e->cb.complete(e->cb.arg, comp, g->status);
             }
+            hxb_tx_flush_check(p);
         }
         break;
     }

@@ -11,7 +11,13 @@
 
 int hxb_peer_tx_idle(const hxb_peer_t *p)
 {
-    return p->tx_una == p->tx_next && !p->ops && !p->flushes;
+    /* a GET is complete only when its data has come */
+    return p->tx_una == p->tx_next && !p->ops && !p->flushes && !p->gets_pending;
+}
+
+unsigned hxb_peer_unacked(const hxb_peer_t *p)
+{
+    return p->tx_next - p->tx_una;
 }
 
 static unsigned tx_room(const hxb_peer_t *p)
@@ -335,11 +341,82 @@ static void rail_acked(hxb_peer_t *p, hxb_txslot_t *s)
     p->suspect_mask &= ~(1u << s->rail);
 }
 
+/* Stop preferring rail r for this peer: move every frame in flight on it
+ * to the other rails and probe it at once; a PONG restores it (hxb_rx.c),
+ * so a rail suspected wrongly is back after one round trip. */
+static void tx_suspect_rail(hxb_peer_t *p, int r)
+{
+    hxb_engine_t *e = p->e;
+    uint32_t seq;
+
+    p->suspect_mask |= 1u << r;
+    p->suspect_since[r] = e->now - e->cfg.probe_interval;
+    e->stats.rail_failovers++;
+    for (seq = p->tx_una; seq != p->tx_push; seq++) {
+        hxb_txslot_t *s = SLOT(p, seq);
+        if (s->state == TX_INFLIGHT && s->rail == r) {
+            tx_retransmit(p, seq, s);
+        }
+    }
+}
+
+/* Loss detection without timeouts, two rules:
+ * - per rail: a rail keeps order, so a frame sent before an acked frame on
+ *   the same rail, and not acked itself, was lost;
+ * - across rails (RACK, RFC 8985): a frame sent before the latest-sent
+ *   acked frame, on any rail, is lost once it is overdue by that frame's
+ *   round trip plus a reordering window. This repairs the last frames of a
+ *   rail (no later frame on it to expose them) while other rails carry
+ *   traffic, which is the common case when one message is striped.
+ * A rail that loses this way and has acknowledged nothing since the lost
+ * frame left is suspect (as after two RTOs). */
+static void tx_detect_losses(hxb_peer_t *p)
+{
+    hxb_engine_t *e = p->e;
+    double now = e->now, next = 0, reo, due;
+    uint32_t seq;
+
+    reo = p->srtt / 8;
+    if (reo < 100e-6) {
+        reo = 100e-6;
+    }
+    for (seq = p->tx_una; seq != p->tx_push; seq++) {
+        hxb_txslot_t *s = SLOT(p, seq);
+        if (s->state != TX_INFLIGHT) {
+            continue;
+        }
+        if (hxb_seq_lt(s->rail_ctr, p->rail_hi[s->rail])) {
+            e->stats.fast_retx++;
+            tx_retransmit(p, seq, s);
+            continue;
+        }
+        if (s->sent_at >= p->rack_sent) {
+            continue;
+        }
+        due = s->sent_at + p->rack_rtt + reo;
+        if (now < due) {
+            if (!next || due < next) {
+                next = due;
+            }
+            continue;
+        }
+        e->stats.rack_retx++;
+        if (p->rail_last_ack[s->rail] < s->sent_at &&
+            !(p->suspect_mask & (1u << s->rail))) {
+            /* nothing came back on this rail since the frame left, while a
+             * later frame on another rail did: the rail is suspect */
+            tx_suspect_rail(p, s->rail);
+        } else {
+            tx_retransmit(p, seq, s);
+        }
+    }
+    p->rack_check_at = next;
+}
+
 void hxb_tx_ack_rcvd(hxb_peer_t *p, uint32_t cum, const uint64_t *bits,
                      unsigned nbits)
 {
     hxb_engine_t *e = p->e;
-    hxb_flushreq_t **fp, *f;
     double now = e->now, newest = 0;
     uint32_t seq, base;
     unsigned i;
@@ -397,23 +474,31 @@ void hxb_tx_ack_rcvd(hxb_peer_t *p, uint32_t cum, const uint64_t *bits,
     }
     if (newest > 0) {
         rtt_sample(p, now - newest);  /* one sample per ACK: the freshest */
-    }
-    /* a rail keeps order: a frame sent before an acked frame on the same
-     * rail, and not acked itself, was lost */
-    if (lost_check) {
-        for (seq = p->tx_una; seq != p->tx_push; seq++) {
-            hxb_txslot_t *s = SLOT(p, seq);
-            if (s->state == TX_INFLIGHT &&
-                hxb_seq_lt(s->rail_ctr, p->rail_hi[s->rail])) {
-                e->stats.fast_retx++;
-                tx_retransmit(p, seq, s);
-            }
+        if (newest > p->rack_sent) {
+            p->rack_sent = newest;
+            p->rack_rtt = now - newest;
         }
+    }
+    if (lost_check) {
+        tx_detect_losses(p);
+    }
+    hxb_tx_flush_check(p);
+}
+
+/* A flush completes when everything sent before it is acknowledged and no
+ * GET is waiting for data. GETs are not ordered against the flush, so a GET
+ * issued after it also holds it back: conservative, never early. */
+void hxb_tx_flush_check(hxb_peer_t *p)
+{
+    hxb_flushreq_t **fp, *f;
+
+    if (p->gets_pending) {
+        return;
     }
     for (fp = &p->flushes; (f = *fp);) {
         if (hxb_seq_le(f->seq, p->tx_una)) {
             *fp = f->next;
-            complete(e, f->comp, 0);
+            complete(p->e, f->comp, 0);
             free(f);
         } else {
             fp = &f->next;
@@ -466,6 +551,9 @@ void hxb_tx_timers(hxb_peer_t *p)
         peer_fail(p);
         return;
     }
+    if (p->rack_check_at && now >= p->rack_check_at) {
+        tx_detect_losses(p);
+    }
     /* RTO, checked at most every rto_min/2. Like TCP, a timeout resends
      * only the oldest frame: if it was merely late (a descheduled peer,
      * a deep queue) little is wasted, and if frames were really lost the
@@ -490,16 +578,8 @@ void hxb_tx_timers(hxb_peer_t *p)
             e->stats.rto_fired++;
             if (now - p->rail_last_ack[r] > 2 * p->rto &&
                 !(p->suspect_mask & (1u << r))) {
-                p->suspect_mask |= 1u << r;
-                p->suspect_since[r] = now;
-                e->stats.rail_failovers++;
-                for (seq = p->tx_una; seq != p->tx_push; seq++) {
-                    hxb_txslot_t *s = SLOT(p, seq);
-                    if (s->state == TX_INFLIGHT && s->rail == r) {
-                        tx_retransmit(p, seq, s);
-                        fired++;
-                    }
-                }
+                tx_suspect_rail(p, r);
+                fired++;
             } else {
                 tx_retransmit(p, old_seq, old);
                 fired++;

@@ -16,6 +16,7 @@
 #include <sys/epoll.h>
 #include <sys/random.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 #include <ucs/sys/string.h>
 #include <ucs/sys/sys.h>
@@ -54,8 +55,9 @@ static ucs_config_field_t uct_hxb_iface_config_table[] = {
      "Frames in flight per peer (power of two, at most 1024).",
      ucs_offsetof(uct_hxb_iface_config_t, window), UCS_CONFIG_TYPE_UINT},
 
-    {"MAX_BCOPY", "64k",
-     "Largest active message; hxb cuts it into rail frames.",
+    {"MAX_AM", "64k",
+     "Largest active message (am_bcopy, am_zcopy); hxb cuts it into rail frames.\n"
+     "Every process of a job must use the same value.",
      ucs_offsetof(uct_hxb_iface_config_t, max_bcopy), UCS_CONFIG_TYPE_MEMUNITS},
 
     {"CHECKSUM", "try",
@@ -394,8 +396,13 @@ static ucs_status_t uct_hxb_iface_event_arm(uct_iface_h tl_iface, unsigned event
 {
     uct_hxb_iface_t *iface = ucs_derived_of(tl_iface, uct_hxb_iface_t);
 
-    /* frames waiting, or acks and retransmissions due: do not sleep */
-    return hxb_engine_progress(iface->engine) ? UCS_ERR_BUSY : UCS_OK;
+    /* frames waiting, or frames in flight whose acks, retransmissions or
+     * peer timeout need the engine's clock (the event fd only wakes on
+     * arriving frames): do not sleep */
+    if (hxb_engine_progress(iface->engine) || hxb_engine_busy(iface->engine)) {
+        return UCS_ERR_BUSY;
+    }
+    return UCS_OK;
 }
 
 static void uct_hxb_am_cb(void *arg, hxb_peer_t *peer, unsigned am_id, void *data,
@@ -485,7 +492,7 @@ static ucs_status_t uct_hxb_iface_open_rails(uct_hxb_iface_t *self,
     char names[HXB_MAX_RAILS][IF_NAMESIZE], err[256];
     uint16_t port = 0;
     hxb_rail_t *rail;
-    int n, i, ret, attempt;
+    int n, i, ret;
 
     n = uct_hxb_rail_names(config, self, node, names);
     if (n == 0) {
@@ -532,30 +539,24 @@ static ucs_status_t uct_hxb_iface_open_rails(uct_hxb_iface_t *self,
         self->port_fd = -1;
     }
 
-    /* UDP: the same port on every rail address is our process id */
-    for (attempt = 0; attempt < 32; attempt++) {
-        port = 0;
-        for (i = 0; i < n; i++) {
-            ret = hxb_rail_open(HXB_RAIL_UDP, names[i], 0, &port, &rail, err,
-                                sizeof(err));
-            if (ret < 0) {
-                break;
+    /* UDP: the same port on every rail address is our process id; if it is
+     * taken on a later rail, the caller starts over with another port */
+    port = 0;
+    for (i = 0; i < n; i++) {
+        ret = hxb_rail_open(HXB_RAIL_UDP, names[i], 0, &port, &rail, err,
+                            sizeof(err));
+        if (ret < 0) {
+            if ((ret == -EADDRINUSE) && (i > 0)) {
+                ucs_debug("hxb: %s, retrying", err);
+                return UCS_ERR_BUSY;
             }
-            hxb_engine_add_rail(self->engine, rail);
-        }
-        if (i == n) {
-            self->iface_addr.proc = port;
-            return UCS_OK;
-        }
-        if ((ret != -EADDRINUSE) || (i == 0)) {
             ucs_error("hxb: %s", err);
             return UCS_ERR_IO_ERROR;
         }
-        /* the port is taken on a later rail: start over with another */
-        ucs_debug("hxb: %s, retrying", err);
-        return UCS_ERR_BUSY;
+        hxb_engine_add_rail(self->engine, rail);
     }
-    return UCS_ERR_BUSY;
+    self->iface_addr.proc = port;
+    return UCS_OK;
 }
 
 static UCS_CLASS_INIT_FUNC(uct_hxb_iface_t, uct_md_h md, uct_worker_h worker,
@@ -576,7 +577,7 @@ static UCS_CLASS_INIT_FUNC(uct_hxb_iface_t, uct_md_h md, uct_worker_h worker,
     const char *node_name;
     char err[512], host[256];
     ucs_status_t status;
-    int node = -1, i, fd, fds[HXB_MAX_RAILS], nfds;
+    int node = -1, i, fd, fds[HXB_MAX_RAILS], nfds, attempt;
 
     UCS_CLASS_CALL_SUPER_INIT(uct_base_iface_t, &uct_hxb_iface_ops,
                               &uct_base_iface_internal_ops, md, worker, params,
@@ -619,11 +620,17 @@ static UCS_CLASS_INIT_FUNC(uct_hxb_iface_t, uct_md_h md, uct_worker_h worker,
     ecfg.ack_delay     = config->ack_delay;
     ecfg.peer_timeout  = config->peer_timeout;
     ecfg.rail_inflight = config->rail_inflight;
-    do {
-        if (getrandom(&ecfg.epoch, sizeof(ecfg.epoch), 0) != sizeof(ecfg.epoch)) {
-            ecfg.epoch = (uint32_t)ucs_generate_uuid((uintptr_t)self);
+    /* the epoch orders incarnations of (node, proc): wall-clock ms, so a
+     * restarted process has a later one and stray frames of the old run
+     * are recognised as older (PROTOCOL.md 8.9) */
+    {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ecfg.epoch = (uint32_t)(ts.tv_sec * 1000ull + ts.tv_nsec / 1000000);
+        if (ecfg.epoch == 0) {
+            ecfg.epoch = 1;
         }
-    } while (ecfg.epoch == 0);
+    }
 
     if (hxb_engine_create(&ecfg, &cb, &self->engine) < 0) {
         ucs_error("hxb: bad configuration (UCX_HXB_WINDOW must be a power of 2 "
@@ -631,14 +638,21 @@ static UCS_CLASS_INIT_FUNC(uct_hxb_iface_t, uct_md_h md, uct_worker_h worker,
         status = UCS_ERR_INVALID_PARAM;
         goto err_topo;
     }
-    do {
+    for (attempt = 0;; attempt++) {
         status = uct_hxb_iface_open_rails(self, config, node);
-        if (status == UCS_ERR_BUSY) {
-            /* close what was opened and try another port */
-            hxb_engine_destroy(self->engine);
-            hxb_engine_create(&ecfg, &cb, &self->engine);
+        if ((status != UCS_ERR_BUSY) || (attempt == 31)) {
+            break;
         }
-    } while (status == UCS_ERR_BUSY);
+        /* close what was opened and try another port */
+        hxb_engine_destroy(self->engine);
+        if (hxb_engine_create(&ecfg, &cb, &self->engine) < 0) {
+            status = UCS_ERR_NO_MEMORY;
+            goto err_topo;
+        }
+    }
+    if (status == UCS_ERR_BUSY) {
+        ucs_error("hxb: no UDP port free on every rail address after 32 tries");
+    }
     if (status != UCS_OK) {
         goto err_engine;
     }
@@ -691,6 +705,19 @@ static UCS_CLASS_INIT_FUNC(uct_hxb_iface_t, uct_md_h md, uct_worker_h worker,
         }
     }
 
+    /* an AM is sent only when all its frames fit in the window at once */
+    {
+        size_t frag = hxb_engine_frag_size(self->engine);
+        size_t need = 2 * ((ecfg.max_msg + frag - 1) / frag);
+        if (ecfg.window < need) {
+            ucs_error("hxb: UCX_HXB_WINDOW=%u is too small for UCX_HXB_MAX_AM=%zu "
+                      "(%zu-byte frames): use a window of at least %zu",
+                      ecfg.window, ecfg.max_msg, frag, need);
+            status = UCS_ERR_INVALID_PARAM;
+            goto err_engine;
+        }
+    }
+
     self->epfd = epoll_create1(EPOLL_CLOEXEC);
     if (self->epfd < 0) {
         status = UCS_ERR_IO_ERROR;
@@ -730,13 +757,14 @@ static void uct_hxb_iface_print_stats(uct_hxb_iface_t *iface)
 
     n = snprintf(buf, sizeof(buf),
                  "hxb stats node %u proc %u: tx_frames=%lu rx_frames=%lu "
-                 "retransmits=%lu fast_retx=%lu rto=%lu acks_sent=%lu "
+                 "retransmits=%lu fast_retx=%lu rack_retx=%lu rto=%lu acks_sent=%lu "
                  "acks_rcvd=%lu am_delivered=%lu ooo_held=%lu peers_failed=%lu "
-                 "rail_failovers=%lu drops:",
+                 "peers_reset=%lu rail_failovers=%lu drops:",
                  iface->dev_addr.node, ntohs(iface->iface_addr.proc),
-                 st->tx_frames, st->rx_frames, st->retransmits, st->fast_retx,
+                 st->tx_frames, st->rx_frames, st->retransmits, st->fast_retx, st->rack_retx,
                  st->rto_fired, st->acks_sent, st->acks_rcvd, st->am_delivered,
-                 st->ooo_held, st->peers_failed, st->rail_failovers);
+                 st->ooo_held, st->peers_failed, st->peers_reset,
+                 st->rail_failovers);
     for (i = 0; (i < HXB_DROP_MAX) && (n < (int)sizeof(buf)); i++) {
         n += snprintf(buf + n, sizeof(buf) - n, " %s=%lu", hxb_drop_names[i],
                       st->drops[i]);
