@@ -153,6 +153,9 @@ ucs_status_t mca_btl_hxb_iface_error(void *arg, uct_ep_h uct_ep, ucs_status_t st
         if (ep->uct_ep != uct_ep) {
             continue;
         }
+        if (ep->failed) {
+            return UCS_OK;   /* reported already */
+        }
         ep->failed = 1;
         snprintf(info, sizeof(info), "btl:hxb: peer %s failed: %s",
                  OPAL_NAME_PRINT(ep->proc->proc_name), ucs_status_string(status));

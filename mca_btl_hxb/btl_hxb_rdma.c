@@ -4,6 +4,9 @@
 #include "btl_hxb.h"
 #include "btl_hxb_frag.h"
 
+#include "opal/util/proc.h"
+
+#include <inttypes.h>
 #include <string.h>
 
 OBJ_CLASS_INSTANCE(mca_btl_hxb_rdma_op_t, opal_free_list_item_t, NULL, NULL);
@@ -131,6 +134,8 @@ static int mca_btl_hxb_rdma(mca_btl_hxb_module_t *module, int is_get,
     ucs_status_t status;
     int rc;
 
+    MCA_BTL_HXB_VERBOSE(20, "%s %zu bytes at 0x%" PRIx64 " of %s", is_get ? "get" : "put",
+                        size, remote_address, OPAL_NAME_PRINT(endpoint->proc->proc_name));
     op = (mca_btl_hxb_rdma_op_t *)opal_free_list_get(&module->rdma_ops);
     if (OPAL_UNLIKELY(NULL == op)) {
         return OPAL_ERR_OUT_OF_RESOURCE;

@@ -5,7 +5,11 @@
  * different nodes); rank 0 also collects any-source traffic from all.
  *
  *   hxb-mpi-p2p [-m MAX_BYTES]     (default 64 MiB)
- * Prints "hxb_mpi_p2p: ok: N checks" on rank 0, or FAIL lines and exits 1. */
+ * Prints "hxb_mpi_p2p: ok: N checks" on rank 0, or FAIL lines and exits 1.
+ *
+ *   hxb-mpi-p2p -s SECONDS
+ * Stream mode, for failure tests: rank 0 sends 4 MiB messages to rank 1
+ * for SECONDS, then both stop; prints "hxb_mpi_p2p: streaming" first. */
 #include <mpi.h>
 
 #include <stddef.h>
@@ -343,8 +347,33 @@ static void test_datatypes(void)
     free(packed);
 }
 
+static void stream(double seconds, uint8_t *buf)
+{
+    const int len = 4 << 20;
+    double end = MPI_Wtime() + seconds;
+    int more = 1;
+
+    if (rank == 0) {
+        printf("hxb_mpi_p2p: streaming\n");
+        fflush(stdout);
+    }
+    while (more) {
+        if (rank == 0) {
+            more = MPI_Wtime() < end;
+            MPI_Send(&more, 1, MPI_INT, 1, 6000, MPI_COMM_WORLD);
+            MPI_Send(buf, len, MPI_BYTE, 1, 6001, MPI_COMM_WORLD);
+        } else if (rank == 1) {
+            MPI_Recv(&more, 1, MPI_INT, 0, 6000, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Recv(buf, len, MPI_BYTE, 0, 6001, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else {
+            more = 0;
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
+    double stream_seconds = 0;
     size_t max = 64u << 20;
     long total_checks, total_errors;
     uint8_t *sbuf, *rbuf;
@@ -353,9 +382,11 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
-    while ((c = getopt(argc, argv, "m:")) != -1) {
+    while ((c = getopt(argc, argv, "m:s:")) != -1) {
         if (c == 'm') {
             max = strtoull(optarg, NULL, 0);
+        } else if (c == 's') {
+            stream_seconds = atof(optarg);
         }
     }
     if (nprocs % 2) {
@@ -365,13 +396,19 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     peer = rank ^ 1;
-    sbuf = malloc(max + 16);
-    rbuf = malloc(max + 16);
+    /* the fixed-size tests below need up to 2 MB */
+    sbuf = malloc((max > (4u << 20) ? max : (4u << 20)) + 16);
+    rbuf = malloc((max > (4u << 20) ? max : (4u << 20)) + 16);
     if (!sbuf || !rbuf) {
         fprintf(stderr, "FAIL: rank %d: no memory for %zu bytes\n", rank, max);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
 
+    if (stream_seconds > 0) {
+        stream(stream_seconds, sbuf);
+        MPI_Finalize();
+        return 0;
+    }
     test_sizes(max, sbuf, rbuf);
     test_bidir(max < (8u << 20) ? max : (8u << 20), sbuf, rbuf);
     test_any_source(sbuf, rbuf);
