@@ -29,8 +29,8 @@ on n0 env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
 job=$!
 
 # wait (bounded) for the stream, then freeze rank 1: the process on n1
-for _ in $(seq 100); do grep -q "streaming" "$LOG/mpirun" && break; sleep 0.2; done
-grep -q "streaming" "$LOG/mpirun" || fail "the stream did not start"
+for _ in $(seq 100); do grep -qs "streaming" "$LOG/mpirun" && break; sleep 0.2; done
+grep -qs "streaming" "$LOG/mpirun" || fail "the stream did not start"
 sleep 1
 victim=
 for p in $(ip netns pids "$TNAME-n1"); do
