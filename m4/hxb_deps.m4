@@ -12,8 +12,38 @@ AC_DEFUN([HXB_CHECK_HWLOC], [
   PKG_CHECK_MODULES([HWLOC], [hwloc], [have_hwloc=yes], [have_hwloc=no])
   AM_CONDITIONAL([HAVE_HWLOC], [test "$have_hwloc" = yes])
 ])
+# HXB_CHECK_OMPI: Open MPI 4.1's development headers (libopenmpi-dev ships
+# opal/mca/btl/btl.h) for the BTL, and mpicc's flags for the MPI tests. The
+# BTL is optional: built when the headers are found.
 AC_DEFUN([HXB_CHECK_OMPI], [
+  AC_ARG_WITH([ompi-component-dir],
+    [AS_HELP_STRING([--with-ompi-component-dir=DIR],
+      [where make install puts mca_btl_hxb.so (default LIBDIR/openmpi; Debian's own
+       component directory is /usr/lib/x86_64-linux-gnu/openmpi/lib/openmpi3)])],
+    [ompicompdir=$withval], [ompicompdir='${libdir}/openmpi'])
   AC_PATH_PROG([MPICC], [mpicc], [])
-  AS_IF([test -n "$MPICC"], [have_ompi=yes], [have_ompi=no])
+  have_ompi=no
+  have_ompi_btl=no
+  AS_IF([test -n "$MPICC"], [
+    have_ompi=yes
+    OMPI_CPPFLAGS=`$MPICC --showme:compile`
+    OMPI_LDFLAGS=`$MPICC --showme:link`
+    OMPI_LIBDIRS=`$MPICC --showme:libdirs`
+    OMPI_PAL_LIBS=""
+    for d in $OMPI_LIBDIRS; do OMPI_PAL_LIBS="$OMPI_PAL_LIBS -L$d"; done
+    OMPI_PAL_LIBS="$OMPI_PAL_LIBS -lopen-pal"
+    save_CPPFLAGS=$CPPFLAGS
+    CPPFLAGS="$CPPFLAGS $OMPI_CPPFLAGS"
+    AC_CHECK_HEADER([opal/mca/btl/btl.h], [have_ompi_btl=yes], [have_ompi_btl=no],
+      [#include "opal_config.h"])
+    CPPFLAGS=$save_CPPFLAGS
+    AS_IF([test "$have_ompi_btl" = no],
+      [AC_MSG_WARN([Open MPI's opal/mca/btl/btl.h not found (apt-get install libopenmpi-dev): BTL not built])])
+  ])
+  AC_SUBST([OMPI_CPPFLAGS])
+  AC_SUBST([OMPI_LDFLAGS])
+  AC_SUBST([OMPI_PAL_LIBS])
+  AC_SUBST([ompicompdir])
   AM_CONDITIONAL([HAVE_OMPI], [test "$have_ompi" = yes])
+  AM_CONDITIONAL([HAVE_OMPI_BTL], [test "$have_ompi_btl" = yes])
 ])

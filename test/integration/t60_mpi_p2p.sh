@@ -1,0 +1,76 @@
+#!/bin/bash
+# Unmodified MPI programs over hxb between two testbed nodes (2 raw rails):
+# hxb-mpi-p2p checks every point-to-point path (0 B to 64 MiB across the
+# eager/rendezvous boundaries, any-source, probe, non-blocking, derived
+# datatypes, many outstanding requests; every message verified)
+#  - with ob1 + btl hxb, for each of ob1's large-message protocols (RGET,
+#    RDMA-put pipeline, send-only), and with 2 ranks per node (vader + hxb);
+#  - with pml ucx and UCX_TLS=hxb,self,sm;
+#  - both again under 1 % loss on every rail.
+TNAME=b60
+. "$(dirname "$0")/lib.sh"
+[ -z "${HXB_TRACE:-}" ] || set -x
+command -v mpirun >/dev/null || { echo "  mpirun not installed"; exit 77; }
+[ -f "$top/.libs/mca_btl_hxb.so" ] && [ -x "$top/hxb-mpi-p2p" ] ||
+    { echo "  BTL not built (libopenmpi-dev missing?)"; exit 77; }
+tb_up --grid 2 --rails 2
+
+# Open MPI's own component path (its existing directories: Open MPI 4.1
+# stops scanning at a missing one, e.g. ~/.openmpi/components), plus the
+# BTL in the build tree
+COMP_PATH=
+for d in $(ompi_info --param mca base --level 9 --parsable |
+           sed -n 's/^mca:mca:base:param:mca_base_component_path:value:"\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' |
+           tr ':' ' '); do
+    [ -d "$d" ] && COMP_PATH="$COMP_PATH$d:"
+done
+[ -n "$COMP_PATH" ] || fail "cannot read Open MPI's mca_base_component_path"
+# mpirun runs inside node n0 and starts n1's daemon through hxb-rsh
+mpi() {
+    local name=$1; shift
+    on n0 env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+        OMPI_MCA_btl_hxb_verbose=${HXB_BTL_VERBOSE:-0} \
+        timeout 300 mpirun --mca plm_rsh_agent "$top/contrib/testbed/hxb-rsh" \
+        --hostfile "/run/hxb/$TNAME/hostfile" --map-by node --bind-to none \
+        --mca mpi_yield_when_idle 1 \
+        --mca oob_tcp_if_include mgmt --mca btl_tcp_if_include mgmt \
+        -x UCX_WARN_UNUSED_ENV_VARS=n "$@" > "$LOG/$name" 2>&1 ||
+        fail "$name: mpirun failed: $(grep -h -m2 -E 'FAIL|rror' "$LOG/$name")"
+    grep -q "hxb_mpi_p2p: ok" "$LOG/$name" || fail "$name: no verdict"
+    # the transport's counters prove hxb carried the messages
+    local n
+    n=$(grep -c "^hxb stats .* rx_frames=[1-9]" "$LOG/$name" || true)
+    [ "$n" -ge 2 ] || fail "$name: hxb carried nothing ($n processes with frames)"
+    note "$name: $(grep -h 'hxb_mpi_p2p: ok' "$LOG/$name" | sed 's/hxb_mpi_p2p: ok: //')"
+}
+# ob1 + btl hxb: settings go through btl_hxb_* MCA parameters, and the BTL
+# loads the transport itself (no LD_PRELOAD)
+ob1() {
+    local name=$1 np=$2 flags=$3; shift 3
+    mpi "$name" -np "$np" --mca pml ob1 --mca btl hxb,self,vader \
+        --mca mca_base_component_path "$COMP_PATH$top/.libs" \
+        --mca btl_hxb_uct_module "$HXB_LIB" --mca btl_hxb_topo "$TOPO" \
+        --mca btl_hxb_job_key $KEY --mca btl_hxb_print_stats y \
+        --mca btl_hxb_flags "$flags" "$top/hxb-mpi-p2p" "$@"
+}
+ucx() {
+    local name=$1; shift
+    mpi "$name" -np 2 --mca pml ucx --mca pml_ucx_tls any --mca pml_ucx_devices any \
+        -x LD_PRELOAD="$HXB_LIB" -x UCX_TLS=hxb,self,sm -x UCX_HXB_TOPO="$TOPO" \
+        -x UCX_HXB_JOB_KEY=$KEY -x UCX_HXB_PRINT_STATS=y "$top/hxb-mpi-p2p" "$@"
+}
+
+ob1 ob1_rget        2 send,put,get
+ob1 ob1_put         2 send,put -m 16777216
+ob1 ob1_send        2 send     -m 16777216
+ob1 ob1_4ranks      4 send,put,get -m 16777216
+ucx ucx
+"$TB" fault --name "$TNAME" --loss 1 > "$LOG/fault" 2>&1 || fail "fault injection"
+ob1 ob1_rget_loss1  2 send,put,get
+ob1 ob1_put_loss1   2 send,put -m 16777216
+ucx ucx_loss1
+for f in ob1_rget_loss1 ucx_loss1; do
+    r=0
+    for v in $(grep -o ' retransmits=[0-9]*' "$LOG/$f" | cut -d= -f2); do r=$((r + v)); done
+    [ "$r" -gt 0 ] || fail "$f: 1 % loss but no retransmission: was loss injected?"
+done

@@ -1,0 +1,50 @@
+#!/bin/bash
+# A rank stops answering in the middle of a stream (SIGSTOP: its node is
+# still up, so only the transport can notice): the sender's btl hxb reports
+# the peer failed after btl_hxb_peer_timeout, and the job aborts instead
+# of hanging.
+TNAME=b61
+. "$(dirname "$0")/lib.sh"
+command -v mpirun >/dev/null || { echo "  mpirun not installed"; exit 77; }
+[ -f "$top/.libs/mca_btl_hxb.so" ] && [ -x "$top/hxb-mpi-p2p" ] ||
+    { echo "  BTL not built (libopenmpi-dev missing?)"; exit 77; }
+tb_up --grid 2 --rails 2
+
+COMP_PATH=
+for d in $(ompi_info --param mca base --level 9 --parsable |
+           sed -n 's/^mca:mca:base:param:mca_base_component_path:value:"\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' |
+           tr ':' ' '); do
+    [ -d "$d" ] && COMP_PATH="$COMP_PATH$d:"
+done
+
+on n0 env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+    timeout 60 mpirun --mca plm_rsh_agent "$top/contrib/testbed/hxb-rsh" \
+    --hostfile "/run/hxb/$TNAME/hostfile" --map-by node --bind-to none \
+    --mca mpi_yield_when_idle 1 --mca oob_tcp_if_include mgmt \
+    -np 2 --mca pml ob1 --mca btl hxb,self,vader \
+    --mca mca_base_component_path "$COMP_PATH$top/.libs" \
+    --mca btl_hxb_uct_module "$HXB_LIB" --mca btl_hxb_topo "$TOPO" \
+    --mca btl_hxb_peer_timeout 2s \
+    "$top/hxb-mpi-p2p" -s 40 > "$LOG/mpirun" 2>&1 &
+job=$!
+
+# wait (bounded) for the stream, then freeze rank 1: the process on n1
+for _ in $(seq 100); do grep -qs "streaming" "$LOG/mpirun" && break; sleep 0.2; done
+grep -qs "streaming" "$LOG/mpirun" || fail "the stream did not start"
+sleep 1
+victim=
+for p in $(ip netns pids "$TNAME-n1"); do
+    [ "$(cat "/proc/$p/comm" 2>/dev/null)" = hxb-mpi-p2p ] && victim=$p
+done
+[ -n "$victim" ] || fail "rank 1 not found on n1"
+kill -STOP "$victim"
+
+set +e
+wait $job
+rc=$?
+set -e
+kill -CONT "$victim" 2>/dev/null || true
+[ $rc -ne 0 ] || fail "mpirun claimed success although rank 1 was frozen"
+[ $rc -ne 124 ] || fail "the job hung until the test's timeout"
+grep -q "btl:hxb: peer .* failed" "$LOG/mpirun" || fail "no peer failure reported"
+note "frozen rank 1: $(grep -m1 'btl:hxb: peer' "$LOG/mpirun" | sed 's/^\[[^]]*\] //'), mpirun exit $rc"
