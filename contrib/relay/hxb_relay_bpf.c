@@ -8,6 +8,7 @@
  * Build: clang -O2 -target bpf. Loaded and fed by hxb-relayd. */
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
+#include <linux/if_packet.h>
 #include <linux/pkt_cls.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
@@ -79,6 +80,11 @@ int hxb_relay(struct __sk_buff *skb)
     __u8 *h;
     __u16 node;
 
+    /* a switch floods frames for a MAC it has not learned (yet, or any
+     * more: the port went down) to every port: only our own are ours */
+    if (skb->pkt_type != PACKET_HOST) {
+        return TC_ACT_OK;
+    }
     if (data + sizeof(*eth) > end || eth->h_proto != bpf_htons(HXB_ETHERTYPE)) {
         return TC_ACT_OK;
     }
@@ -100,8 +106,10 @@ int hxb_relay(struct __sk_buff *skb)
     cfg  = bpf_map_lookup_elem(&hxb_cfg, &zero);
     ifindex = skb->ifindex;             /* map keys must live on the stack */
     in   = bpf_map_lookup_elem(&hxb_in, &ifindex);
-    if (!cfg || !in || h[OFF_VERSION] != 1 || node == HXB_NODE_NONE ||
-        node == cfg->node) {
+    if (!cfg || !in || h[OFF_VERSION] != 1 || node == HXB_NODE_NONE) {
+        return TC_ACT_OK;   /* not a rail, unknown version, or a HELLO */
+    }
+    if (node == cfg->node) {
         count(HXB_RELAY_LOCAL);
         return TC_ACT_OK;
     }

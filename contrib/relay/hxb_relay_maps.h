@@ -39,7 +39,7 @@ struct hxb_relay_port {
 /* counters (per CPU) */
 enum {
     HXB_RELAY_FWD = 0,       /* frames forwarded                             */
-    HXB_RELAY_LOCAL,         /* frames for this node, passed up              */
+    HXB_RELAY_LOCAL,         /* hxb frames for this node, passed up          */
     HXB_RELAY_HOPS,          /* dropped: hop limit reached                   */
     HXB_RELAY_NOROUTE,       /* dropped: destination outside the grid, or no
                                 live rail towards it                         */

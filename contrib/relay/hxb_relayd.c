@@ -179,12 +179,18 @@ static void recv_hellos(relay_if_t *rif, relay_nbr_t *nb, int nnb, double t)
     const hxb_hello_ext_t *x = (const void *)(h + 1);
     relay_nbr_t *n;
     ssize_t len;
+    int errs = 0;
 
     for (;;) {
         fl  = sizeof(from);
         len = recvfrom(rif->fd, buf, sizeof(buf), 0, (struct sockaddr *)&from, &fl);
         if (len < 0) {
-            return;
+            /* a link that went down leaves ENETDOWN pending: reading it
+             * clears it (else poll() reports POLLERR for ever) */
+            if (errno == EAGAIN || errno == EWOULDBLOCK || ++errs > 4) {
+                return;
+            }
+            continue;
         }
         if ((size_t)len < sizeof(*h) + sizeof(*x) || h->version != HXB_VERSION ||
             h->kind != HXB_K_HELLO || x->dim != rif->ti->dim ||
@@ -501,7 +507,7 @@ int main(int argc, char **argv)
         if (poll(pfd, nifs, c > 0 ? c : 0) > 0) {
             tnow = now_s();
             for (i = 0; i < nifs; i++) {
-                if (pfd[i].revents & POLLIN) {
+                if (pfd[i].revents & (POLLIN | POLLERR)) {
                     recv_hellos(&ifs[i], nb, nnb, tnow);
                 }
             }

@@ -18,7 +18,7 @@ cleanup() {
         echo "--- logs of the failed test ($LOG):"
         for f in "$LOG"/*; do [ -f "$f" ] && { echo "--- $f"; tail -20 "$f"; }; done
     fi
-    rm -rf "$LOG"
+    if [ -n "${HXB_KEEP_LOGS:-}" ]; then echo "logs kept in $LOG"; else rm -rf "$LOG"; fi
     exit $rc
 }
 trap cleanup EXIT
