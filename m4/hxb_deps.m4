@@ -47,3 +47,17 @@ AC_DEFUN([HXB_CHECK_OMPI], [
   AM_CONDITIONAL([HAVE_OMPI], [test "$have_ompi" = yes])
   AM_CONDITIONAL([HAVE_OMPI_BTL], [test "$have_ompi_btl" = yes])
 ])
+# The relay daemon: libbpf (tc attach) and clang for the BPF target.
+AC_DEFUN([HXB_CHECK_RELAY], [
+  AC_PATH_PROG([BPF_CLANG], [clang], [])
+  PKG_CHECK_MODULES([LIBBPF], [libbpf >= 0.8], [have_libbpf=yes], [have_libbpf=no])
+  AS_IF([test -n "$BPF_CLANG" && test "$have_libbpf" = yes], [have_relay=yes],
+    [have_relay=no; AC_MSG_WARN([clang or libbpf-dev missing: hxb-relayd (relay routing) not built])])
+  # the BPF target has no multiarch include path of its own (asm/types.h)
+  BPF_CPPFLAGS=""
+  multiarch=`$CC -print-multiarch 2>/dev/null`
+  AS_IF([test -n "$multiarch" && test -d "/usr/include/$multiarch"],
+    [BPF_CPPFLAGS="-I/usr/include/$multiarch"])
+  AC_SUBST([BPF_CPPFLAGS])
+  AM_CONDITIONAL([HAVE_RELAY], [test "$have_relay" = yes])
+])

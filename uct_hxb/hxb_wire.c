@@ -27,6 +27,7 @@ size_t hxb_ext_len(unsigned kind)
     case HXB_K_ERR:      return sizeof(hxb_err_ext_t);
     case HXB_K_PING:
     case HXB_K_PONG:     return sizeof(hxb_ping_ext_t);
+    case HXB_K_HELLO:    return sizeof(hxb_hello_ext_t);
     default:             return (size_t)-1;
     }
 }
@@ -131,7 +132,7 @@ int hxb_frame_check(const void *frame, size_t size, uint64_t job_key)
         }
     } else if (h->kind == HXB_K_GET_REQ || h->kind == HXB_K_NOP ||
                h->kind == HXB_K_ERR || h->kind == HXB_K_PING ||
-               h->kind == HXB_K_PONG) {
+               h->kind == HXB_K_PONG || h->kind == HXB_K_HELLO) {
         if (h->len != ext) {
             return HXB_DROP_LEN;
         }

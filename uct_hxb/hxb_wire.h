@@ -22,6 +22,7 @@ enum hxb_kind {
     HXB_K_ERR      = 17, /* a sequenced frame was refused (bad rkey, ...)    */
     HXB_K_PING     = 18, /* rail liveness probe (unsequenced)                */
     HXB_K_PONG     = 19,
+    HXB_K_HELLO    = 20, /* relay daemon's neighbour liveness beacon (unseq.) */
     HXB_K_MAX
 };
 
@@ -94,6 +95,15 @@ typedef struct __attribute__((packed)) hxb_ping_ext {
     uint8_t  rail;        /* rail the probe was sent on                       */
     uint8_t  pad[7];
 } hxb_ping_ext_t;
+
+/* HELLO: sent by hxb-relayd to the broadcast address of each rail, with
+ * dst_node = HXB_NODE_NONE, dst_proc = 0 (no process), job_key = 0. */
+typedef struct __attribute__((packed)) hxb_hello_ext {
+    uint8_t  dim;         /* dimension of the sending interface (0..2)        */
+    uint8_t  rail;        /* its rail number within the dimension             */
+    uint16_t interval_ms; /* the sender says HELLO this often                 */
+    uint32_t pad;
+} hxb_hello_ext_t;
 
 /* reasons a frame is rejected: each has a counter */
 enum hxb_drop {

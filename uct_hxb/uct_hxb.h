@@ -80,6 +80,7 @@ typedef struct uct_hxb_iface_config {
     unsigned                 rail_inflight;
     double                   rail_speed;
     int                      print_stats;
+    int                      relay;
 } uct_hxb_iface_config_t;
 
 typedef struct uct_hxb_iface {
@@ -91,6 +92,7 @@ typedef struct uct_hxb_iface {
     hxb_rail_kind_t        mode;
     hxb_topo_t             topo;
     int                    have_topo;
+    int                    relay;        /* reach off-line peers via relays */
     int                    port_fd;      /* raw mode: holds our proc id */
     int                    epfd;         /* event fd: epoll over rails  */
     int                    print_stats;

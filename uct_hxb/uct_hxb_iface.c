@@ -6,6 +6,7 @@
 #include "hxb_config.h"
 #endif
 #include "uct_hxb.h"
+#include "hxb_route.h"
 
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -88,6 +89,12 @@ static ucs_config_field_t uct_hxb_iface_config_table[] = {
      "Speed of each rail, for striping weights and the bandwidth reported to\n"
      "UCX. auto: the link speed the kernel reports (10 Gbit/s if none).",
      ucs_offsetof(uct_hxb_iface_config_t, rail_speed), UCS_CONFIG_TYPE_BW},
+
+    {"RELAY", "try",
+     "Reach nodes that share no line with this one through relay nodes\n"
+     "(hxb-relayd on every node, doc/DESIGN.md). yes, no, or try (= yes with a\n"
+     "topology file and raw rails; UDP rails cannot be relayed).",
+     ucs_offsetof(uct_hxb_iface_config_t, relay), UCS_CONFIG_TYPE_TERNARY},
 
     {"PRINT_STATS", "n",
      "Print the interface's counters (frames, retransmissions, and every\n"
@@ -276,17 +283,21 @@ static uint32_t prefix_mask(unsigned prefix)
 }
 
 /* Which local rails reach the peer, and its address on each. With a
- * topology file: the peer's interface of the same dimension and rail, if
- * it shares our line in that dimension. Without: the rail of the peer that
- * is in the same IPv4 subnet. */
+ * topology file: on the peer's line, the peer's interface of the same
+ * dimension and rail; with relaying, also every rail of a dimension in which
+ * the peer differs, addressed to the neighbour on that line towards it (the
+ * first relay of the path that starts with that dimension, hxb_route.h).
+ * Each such rail is then one path, so striping over rails is striping over
+ * paths. Without a topology: the rail of the peer in the same IPv4 subnet. */
 uint32_t uct_hxb_iface_peer_rails(uct_hxb_iface_t *iface,
                                   const uct_hxb_device_addr_t *dev,
                                   const uct_hxb_iface_addr_t *ifa,
                                   hxb_raddr_t *addrs)
 {
-    int me = iface->dev_addr.node, i, j, d, same;
+    int me = iface->dev_addr.node, i, j, hop;
     const hxb_topo_iface_t *ti;
     uint32_t mask = 0;
+    unsigned diff;
 
     for (i = 0; i < hxb_engine_num_rails(iface->engine); i++) {
         hxb_rail_t *r = hxb_engine_rail(iface->engine, i);
@@ -294,14 +305,14 @@ uint32_t uct_hxb_iface_peer_rails(uct_hxb_iface_t *iface,
             if ((dev->node >= iface->topo.num_nodes) || (dev->node == me)) {
                 continue;
             }
-            for (d = 0, same = 1; d < HXB_DIMS; d++) {
-                if ((d != r->dim) && (iface->topo.nodes[dev->node].coord[d] !=
-                                      iface->topo.nodes[me].coord[d])) {
-                    same = 0;
-                }
+            diff = hxb_route_diff(&iface->topo, me, dev->node);
+            if ((diff != UCS_BIT(r->dim)) &&
+                (!iface->relay || !(diff & UCS_BIT(r->dim)))) {
+                continue;
             }
-            ti = same ? hxb_topo_iface(&iface->topo, dev->node, r->dim, r->railno) :
-                        NULL;
+            hop = hxb_route_next_hop(&iface->topo, me, dev->node, r->dim);
+            ti  = (hop >= 0) ? hxb_topo_iface(&iface->topo, hop, r->dim,
+                                              r->railno) : NULL;
             if (ti == NULL) {
                 continue;
             }
@@ -671,6 +682,14 @@ static UCS_CLASS_INIT_FUNC(uct_hxb_iface_t, uct_md_h md, uct_worker_h worker,
         } else {
             c->node_id = (uint16_t)((r0->mac[4] << 8) | r0->mac[5]);
         }
+    }
+
+    /* relays forward raw frames only (hxb-relayd's tc program) */
+    self->relay = self->have_topo && (self->mode == HXB_RAIL_RAW) &&
+                  (config->relay != UCS_NO);
+    if ((config->relay == UCS_YES) && !self->relay) {
+        ucs_warn("hxb: UCX_HXB_RELAY=yes needs a topology file and raw rails; "
+                 "only peers on this node's lines are reachable");
     }
 
     self->iface_addr.epoch = ecfg.epoch;

@@ -18,7 +18,7 @@ cleanup() {
         echo "--- logs of the failed test ($LOG):"
         for f in "$LOG"/*; do [ -f "$f" ] && { echo "--- $f"; tail -20 "$f"; }; done
     fi
-    rm -rf "$LOG"
+    if [ -n "${HXB_KEEP_LOGS:-}" ]; then echo "logs kept in $LOG"; else rm -rf "$LOG"; fi
     exit $rc
 }
 trap cleanup EXIT
@@ -33,16 +33,17 @@ hxb_env() {
         UCX_TLS=hxb,self UCX_HXB_PRINT_STATS=y UCX_WARN_UNUSED_ENV_VARS=n "$@"
 }
 
-# ucp_pair NAME [hxb-ucp-test args]: server on n0, client on n1; both must
-# verify every message. Leaves logs in $LOG/NAME.{srv,cli}.
+# ucp_pair NAME [hxb-ucp-test args]: server on $SRV (n0), client on $CLI
+# (n1); both must verify every message. Leaves logs in $LOG/NAME.{srv,cli}.
 ucp_pair() {
     local name=$1; shift
-    local port=$((20000 + RANDOM % 20000))
+    local port=$((20000 + RANDOM % 20000)) srv_node=${SRV:-n0} cli_node=${CLI:-n1}
     # shellcheck disable=SC2046
-    on n0 $(hxb_env $EXTRA_ENV) "$HXB_BIN/hxb-ucp-test" -p $port "$@" > "$LOG/$name.srv" 2>&1 &
+    on "$srv_node" $(hxb_env $EXTRA_ENV) "$HXB_BIN/hxb-ucp-test" -p $port "$@" > "$LOG/$name.srv" 2>&1 &
     local srv=$!
     # shellcheck disable=SC2046
-    on n1 $(hxb_env $EXTRA_ENV) "$HXB_BIN/hxb-ucp-test" -c 198.18.0.1 -p $port "$@" > "$LOG/$name.cli" 2>&1 ||
+    on "$cli_node" $(hxb_env $EXTRA_ENV) "$HXB_BIN/hxb-ucp-test" -c "198.18.0.$((${srv_node#n} + 1))" \
+        -p $port "$@" > "$LOG/$name.cli" 2>&1 ||
         fail "$name: client: $(grep -h FAIL "$LOG/$name.cli" | head -1)"
     wait $srv || fail "$name: server: $(grep -h FAIL "$LOG/$name.srv" | head -1)"
     grep -q "hxb_ucp_test: ok" "$LOG/$name.srv" || fail "$name: server did not verify"
@@ -52,3 +53,22 @@ ucp_pair() {
 # stat LOGFILE COUNTER: the counter from the hxb stats line of that process
 stat() { grep -o " $2=[0-9]*" "$1" | head -1 | cut -d= -f2; }
 EXTRA_ENV=${EXTRA_ENV:-}
+
+# relay_up: hxb-relayd on every node of the testbed (it reads HXB_TOPO and
+# HXB_NODE from "exec"); returns when each has attached and written its
+# stats file $LOG/relay-nI. They end with the testbed.
+relay_up() {
+    local n nodes
+    [ -x "$HXB_BIN/hxb-relayd" ] || { echo "SKIP: hxb-relayd not built (clang, libbpf-dev)"; exit 77; }
+    nodes=$(awk '$1 == "node" {print $2}' "$TOPO")
+    for n in $nodes; do
+        on "$n" "$HXB_BIN/hxb-relayd" --stats "$LOG/relay-$n" > "$LOG/relayd-$n" 2>&1 &
+    done
+    for n in $nodes; do
+        for _ in $(seq 100); do [ -s "$LOG/relay-$n" ] && break; sleep 0.1; done
+        [ -s "$LOG/relay-$n" ] || fail "hxb-relayd on $n did not start: $(head -3 "$LOG/relayd-$n")"
+    done
+}
+# relay_stat NODE COUNTER: a counter of that node's relay (forwarded, local,
+# hop_limit, no_route, deflected)
+relay_stat() { grep -o " $2=[0-9]*" "$LOG/relay-$1" | head -1 | cut -d= -f2; }

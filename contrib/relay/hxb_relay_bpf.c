@@ -1,0 +1,163 @@
+/* tc ingress program on every rail of a relay node: forwards hxb frames
+ * addressed to other nodes without leaving the kernel and without copying
+ * the payload. It decrements the hop limit, picks the next dimension by the
+ * rule of uct_hxb/hxb_route_rule.h (the loop below is hxb_route_next_dim,
+ * extended to skip dimensions with no live rail), rewrites the Ethernet
+ * addresses and redirects the frame to the egress of the chosen rail. Frames for this
+ * node, HELLOs and anything that is not hxb go up the stack unchanged.
+ * Build: clang -O2 -target bpf. Loaded and fed by hxb-relayd. */
+#include <linux/bpf.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
+#include <linux/pkt_cls.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_endian.h>
+
+#include "hxb_relay_maps.h"
+
+/* hxb header offsets (doc/PROTOCOL.md section 3) */
+#define HXB_HDR_LEN     44
+#define OFF_VERSION     0
+#define OFF_HOPS        3
+#define OFF_DST_NODE    20
+#define HXB_ETHERTYPE   0x88B5
+#define HXB_NODE_NONE   0xffff
+
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __uint(max_entries, 1);
+    __type(key, __u32);
+    __type(value, struct hxb_relay_cfg);
+} hxb_cfg SEC(".maps");
+
+struct {
+    __uint(type, BPF_MAP_TYPE_HASH);
+    __uint(max_entries, HXB_RELAY_MAX_IFS);
+    __type(key, __u32);
+    __type(value, struct hxb_relay_in);
+} hxb_in SEC(".maps");
+
+struct {
+    __uint(type, BPF_MAP_TYPE_HASH);
+    __uint(max_entries, HXB_RELAY_MAX_PORTS);
+    __type(key, struct hxb_relay_key);
+    __type(value, struct hxb_relay_port);
+} hxb_ports SEC(".maps");
+
+struct {
+    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+    __uint(max_entries, HXB_RELAY_NCOUNTERS);
+    __type(key, __u32);
+    __type(value, __u64);
+} hxb_stats SEC(".maps");
+
+/* element d of (a, b, c): the verifier refuses variable stack offsets */
+static __always_inline __u32 pick(__u32 a, __u32 b, __u32 c, __u32 d)
+{
+    return d == 0 ? a : d == 1 ? b : c;
+}
+
+static __always_inline void count(__u32 what)
+{
+    __u64 *v = bpf_map_lookup_elem(&hxb_stats, &what);
+
+    if (v) {
+        (*v)++;
+    }
+}
+
+SEC("tc")
+int hxb_relay(struct __sk_buff *skb)
+{
+    void *data = (void *)(long)skb->data, *end = (void *)(long)skb->data_end;
+    struct ethhdr *eth = data;
+    struct hxb_relay_port *port = 0;
+    struct hxb_relay_key key;
+    struct hxb_relay_cfg *cfg;
+    struct hxb_relay_in *in;
+    __u32 dst0, dst1, dst2, d = 0, k, first = 3;
+    __u32 zero = 0, ifindex;
+    __u8 *h;
+    __u16 node;
+
+    /* a switch floods frames for a MAC it has not learned (yet, or any
+     * more: the port went down) to every port: only our own are ours */
+    if (skb->pkt_type != PACKET_HOST) {
+        return TC_ACT_OK;
+    }
+    if (data + sizeof(*eth) > end || eth->h_proto != bpf_htons(HXB_ETHERTYPE)) {
+        return TC_ACT_OK;
+    }
+    if (data + sizeof(*eth) + HXB_HDR_LEN > end) {
+        /* header not in the linear part: pull it (frames too short for
+         * a header go up, where the receiver counts them) */
+        if (bpf_skb_pull_data(skb, sizeof(*eth) + HXB_HDR_LEN)) {
+            return TC_ACT_OK;
+        }
+        data = (void *)(long)skb->data;
+        end  = (void *)(long)skb->data_end;
+        eth  = data;
+        if (data + sizeof(*eth) + HXB_HDR_LEN > end) {
+            return TC_ACT_OK;
+        }
+    }
+    h    = (__u8 *)(eth + 1);
+    node = h[OFF_DST_NODE] | (h[OFF_DST_NODE + 1] << 8);   /* little-endian */
+    cfg  = bpf_map_lookup_elem(&hxb_cfg, &zero);
+    ifindex = skb->ifindex;             /* map keys must live on the stack */
+    in   = bpf_map_lookup_elem(&hxb_in, &ifindex);
+    if (!cfg || !in || h[OFF_VERSION] != 1 || node == HXB_NODE_NONE) {
+        return TC_ACT_OK;   /* not a rail, unknown version, or a HELLO */
+    }
+    if (node == cfg->node) {
+        count(HXB_RELAY_LOCAL);
+        return TC_ACT_OK;
+    }
+    if (node >= cfg->num_nodes || !cfg->size[0] || !cfg->size[1]) {
+        count(HXB_RELAY_NOROUTE);
+        return TC_ACT_SHOT;
+    }
+    /* the next hop would see hops == 0 and drop it: drop it here */
+    if (h[OFF_HOPS] <= 1) {
+        count(HXB_RELAY_HOPS);
+        return TC_ACT_SHOT;
+    }
+    dst0 = node % cfg->size[0];
+    dst1 = (node / cfg->size[0]) % cfg->size[1];
+    dst2 = node / (cfg->size[0] * cfg->size[1]);
+    /* the rule's dimension first; if no live rail leads there, the other
+     * dimensions still to fix, in the same cyclic order (another
+     * dimension order: every hop still fixes one dimension, so no loop) */
+#pragma unroll
+    for (k = 1; k <= 3; k++) {
+        d = (in->dim + k) % 3;
+        key.coord = pick(dst0, dst1, dst2, d);
+        if (pick(cfg->coord[0], cfg->coord[1], cfg->coord[2], d) == key.coord) {
+            continue;
+        }
+        if (first == 3) {
+            first = d;
+        }
+        key.dim  = d;
+        key.rail = in->rail;
+        port = bpf_map_lookup_elem(&hxb_ports, &key);
+        if (port) {
+            break;
+        }
+    }
+    if (!port) {
+        count(HXB_RELAY_NOROUTE);
+        return TC_ACT_SHOT;
+    }
+    if (d != first) {
+        count(HXB_RELAY_DEFLECT);
+    }
+    h[OFF_HOPS]--;          /* outside the checksum: nothing else changes */
+    __builtin_memcpy(eth->h_dest, port->dmac, 6);
+    __builtin_memcpy(eth->h_source, port->smac, 6);
+    ifindex = port->ifindex;
+    count(HXB_RELAY_FWD);
+    return bpf_redirect(ifindex, 0);
+}
+
+char _license[] SEC("license") = "GPL";

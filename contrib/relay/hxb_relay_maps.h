@@ -1,0 +1,50 @@
+/* Maps shared by the tc program (hxb_relay_bpf.c) and hxb-relayd, which
+ * fills them. Kernel types only: this header is compiled for BPF too. */
+#ifndef HXB_RELAY_MAPS_H
+#define HXB_RELAY_MAPS_H
+
+#include <linux/types.h>
+
+#define HXB_RELAY_MAX_PORTS 4096     /* (dimension, coordinate, rail) entries */
+#define HXB_RELAY_MAX_IFS   64
+
+/* this node: set once at start */
+struct hxb_relay_cfg {
+    __u16 node;              /* our node id                                  */
+    __u16 num_nodes;
+    __u16 size[3];           /* grid X, Y, Z                                 */
+    __u16 coord[3];          /* our coordinates                              */
+};
+
+/* an interface of ours, by ifindex: which rail it is */
+struct hxb_relay_in {
+    __u8 dim, rail;
+};
+
+/* where frames go that must change dimension `dim` to coordinate `coord`,
+ * having arrived on rail number `rail`: the daemon points it at the same
+ * rail number if that rail and the neighbour on it are alive, else at
+ * another live rail of the dimension, and deletes it when none is */
+struct hxb_relay_key {
+    __u8  dim, rail;
+    __u16 coord;
+};
+
+struct hxb_relay_port {
+    __u32 ifindex;           /* our interface to send on                     */
+    __u8  dmac[6];           /* the neighbour's MAC on that rail             */
+    __u8  smac[6];           /* our MAC on that rail                         */
+};
+
+/* counters (per CPU) */
+enum {
+    HXB_RELAY_FWD = 0,       /* frames forwarded                             */
+    HXB_RELAY_LOCAL,         /* hxb frames for this node, passed up          */
+    HXB_RELAY_HOPS,          /* dropped: hop limit reached                   */
+    HXB_RELAY_NOROUTE,       /* dropped: destination outside the grid, or no
+                                live rail towards it                         */
+    HXB_RELAY_DEFLECT,       /* forwarded on another dimension order         */
+    HXB_RELAY_NCOUNTERS
+};
+
+#endif

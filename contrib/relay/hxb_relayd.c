@@ -1,0 +1,542 @@
+/* hxb-relayd: makes this node a relay of the hyper-crossbar.
+ *
+ * It attaches the tc program (hxb_relay_bpf.c) to the ingress of every rail
+ * the topology file lists for this node and keeps the program's port map
+ * right: for each (dimension, coordinate, arrival rail) the rail to send on
+ * and the neighbour's MAC there. A rail counts as live when its link is up
+ * and the neighbour on it is alive: every node's daemon says HELLO on each
+ * rail every interval, and a neighbour that was heard and then missed
+ * --dead intervals is dead until it is heard again. Never heard counts as
+ * alive (a node without a daemon still receives, it just does not relay).
+ * The forwarding itself never touches this process.
+ *
+ *   hxb-relayd [--topo FILE] [--node NAME] [--interval MS] [--dead N]
+ *              [--stats FILE] [--verbose]
+ * Runs until SIGTERM or SIGINT, then detaches the program. */
+#include "hxb_relay_maps.h"
+#include "hxb_route.h"
+#include "hxb_topo.h"
+#include "hxb_wire.h"
+
+#include <arpa/inet.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <getopt.h>
+#include <linux/filter.h>
+#include <linux/if_packet.h>
+#include <net/if.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+extern const unsigned char hxb_relay_obj[], hxb_relay_obj_end[];
+
+typedef struct relay_if {
+    const hxb_topo_iface_t *ti;
+    int      ifindex, fd, up;
+    uint8_t  mac[6];
+    int      hook_created, attached;
+} relay_if_t;
+
+/* a neighbour on one of our rails */
+typedef struct relay_nbr {
+    int      node, dim, rail;
+    uint8_t  mac[6];
+    double   heard;          /* last HELLO, 0 = never */
+    int      alive;
+} relay_nbr_t;
+
+static const char dimname[] = "xyz";
+static volatile sig_atomic_t g_stop;
+static int g_verbose;
+
+static void on_signal(int sig) { g_stop = sig; }
+
+static double now_s(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void logmsg(const char *fmt, ...)
+{
+    va_list ap;
+
+    fprintf(stderr, "hxb-relayd: ");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+static int link_state(int sock, const char *ifname, uint8_t mac[6])
+{
+    struct ifreq ifr;
+
+    memset(&ifr, 0, sizeof(ifr));
+    snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+    if (ioctl(sock, SIOCGIFFLAGS, &ifr) < 0) {
+        return 0;
+    }
+    if (!((ifr.ifr_flags & IFF_UP) && (ifr.ifr_flags & IFF_RUNNING))) {
+        return 0;
+    }
+    if (mac && ioctl(sock, SIOCGIFHWADDR, &ifr) == 0) {
+        memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
+    }
+    return 1;
+}
+
+/* a socket that sees only HELLO frames on one rail */
+static int hello_socket(int ifindex)
+{
+    struct sock_filter code[] = {
+        BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 1),               /* kind */
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, HXB_K_HELLO, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, 0xffff),
+        BPF_STMT(BPF_RET | BPF_K, 0),
+    };
+    struct sock_fprog prog = {sizeof(code) / sizeof(code[0]), code};
+    struct sockaddr_ll sll;
+    int fd;
+
+    fd = socket(AF_PACKET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+                htons(HXB_ETHERTYPE));
+    if (fd < 0) {
+        return -errno;
+    }
+    if (setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog)) < 0) {
+        close(fd);
+        return -errno;
+    }
+    memset(&sll, 0, sizeof(sll));
+    sll.sll_family   = AF_PACKET;
+    sll.sll_protocol = htons(HXB_ETHERTYPE);
+    sll.sll_ifindex  = ifindex;
+    if (bind(fd, (struct sockaddr *)&sll, sizeof(sll)) < 0) {
+        close(fd);
+        return -errno;
+    }
+    return fd;
+}
+
+static void send_hello(relay_if_t *rif, int node, unsigned interval_ms)
+{
+    struct __attribute__((packed)) {
+        hxb_hdr_t       h;
+        hxb_hello_ext_t x;
+    } f;
+    struct sockaddr_ll sll;
+
+    memset(&f, 0, sizeof(f));
+    f.h.version  = HXB_VERSION;
+    f.h.kind     = HXB_K_HELLO;
+    f.h.hops     = 1;
+    f.h.len      = sizeof(f.x);
+    f.h.src_node = node;
+    f.h.dst_node = HXB_NODE_NONE;
+    f.x.dim      = rif->ti->dim;
+    f.x.rail     = rif->ti->rail;
+    f.x.interval_ms = interval_ms;
+    memset(&sll, 0, sizeof(sll));
+    sll.sll_family   = AF_PACKET;
+    sll.sll_protocol = htons(HXB_ETHERTYPE);
+    sll.sll_ifindex  = rif->ifindex;
+    sll.sll_halen    = 6;
+    memset(sll.sll_addr, 0xff, 6);
+    sendto(rif->fd, &f, sizeof(f), MSG_DONTWAIT, (struct sockaddr *)&sll,
+           sizeof(sll));   /* best effort: a rail that is down says nothing */
+}
+
+static relay_nbr_t *find_nbr(relay_nbr_t *nb, int n, int node, int dim, int rail)
+{
+    int i;
+
+    for (i = 0; i < n; i++) {
+        if (nb[i].node == node && nb[i].dim == dim && nb[i].rail == rail) {
+            return &nb[i];
+        }
+    }
+    return NULL;
+}
+
+static void recv_hellos(relay_if_t *rif, relay_nbr_t *nb, int nnb, double t)
+{
+    uint8_t buf[256];
+    struct sockaddr_ll from;
+    socklen_t fl;
+    const hxb_hdr_t *h = (const void *)buf;
+    const hxb_hello_ext_t *x = (const void *)(h + 1);
+    relay_nbr_t *n;
+    ssize_t len;
+    int errs = 0;
+
+    for (;;) {
+        fl  = sizeof(from);
+        len = recvfrom(rif->fd, buf, sizeof(buf), 0, (struct sockaddr *)&from, &fl);
+        if (len < 0) {
+            /* a link that went down leaves ENETDOWN pending: reading it
+             * clears it (else poll() reports POLLERR for ever) */
+            if (errno == EAGAIN || errno == EWOULDBLOCK || ++errs > 4) {
+                return;
+            }
+            continue;
+        }
+        if ((size_t)len < sizeof(*h) + sizeof(*x) || h->version != HXB_VERSION ||
+            h->kind != HXB_K_HELLO || x->dim != rif->ti->dim ||
+            x->rail != rif->ti->rail) {
+            continue;   /* not a HELLO of this rail's line: ignore */
+        }
+        n = find_nbr(nb, nnb, h->src_node, x->dim, x->rail);
+        if (n == NULL) {
+            continue;
+        }
+        if (!n->alive && n->heard && g_verbose) {
+            logmsg("neighbour %d on %c%d is back", n->node, dimname[n->dim], n->rail);
+        }
+        n->heard = t;
+        n->alive = 1;
+        memcpy(n->mac, from.sll_addr, 6);
+    }
+}
+
+/* the live port for (dim, coord) when arriving on rail `rail`: the same
+ * rail number if live, else the next live one */
+static int pick_port(const hxb_topo_t *t, relay_if_t *ifs, int nifs,
+                     relay_nbr_t *nb, int nnb, int me, int dim, int coord,
+                     int rail, struct hxb_relay_port *port)
+{
+    int c[HXB_DIMS], k, i, d, node;
+    relay_nbr_t *n;
+
+    for (d = 0; d < HXB_DIMS; d++) {
+        c[d] = t->nodes[me].coord[d];
+    }
+    c[dim] = coord;
+    node = hxb_topo_node_id(t, c);
+    for (k = 0; k < t->rails; k++) {
+        int r = (rail + k) % t->rails;
+        for (i = 0; i < nifs; i++) {
+            if (ifs[i].ti->dim == dim && ifs[i].ti->rail == r && ifs[i].up) {
+                break;
+            }
+        }
+        n = (i < nifs) ? find_nbr(nb, nnb, node, dim, r) : NULL;
+        if (n && n->alive) {
+            memset(port, 0, sizeof(*port));
+            port->ifindex = ifs[i].ifindex;
+            memcpy(port->dmac, n->mac, 6);
+            memcpy(port->smac, ifs[i].mac, 6);
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static int write_stats(const char *path, const char *name, int stats_fd,
+                       relay_nbr_t *nb, int nnb, const hxb_topo_t *t,
+                       char *last, size_t lastlen)
+{
+    static const char *names[HXB_RELAY_NCOUNTERS] = {
+        "forwarded", "local", "hop_limit", "no_route", "deflected"};
+    int ncpu = libbpf_num_possible_cpus(), i, j, n = 0;
+    char buf[8192], tmp[4200];
+    unsigned long long sum;
+    __u64 vals[ncpu > 0 ? ncpu : 1];
+    FILE *f;
+
+    n += snprintf(buf + n, sizeof(buf) - n, "node %s", name);
+    for (i = 0; i < HXB_RELAY_NCOUNTERS; i++) {
+        __u32 key = i;
+        sum = 0;
+        if (bpf_map_lookup_elem(stats_fd, &key, vals) == 0) {
+            for (j = 0; j < ncpu; j++) {
+                sum += vals[j];
+            }
+        }
+        n += snprintf(buf + n, sizeof(buf) - n, " %s=%llu", names[i], sum);
+    }
+    n += snprintf(buf + n, sizeof(buf) - n, "\n");
+    for (i = 0; i < nnb && n < (int)sizeof(buf) - 100; i++) {
+        n += snprintf(buf + n, sizeof(buf) - n, "neighbour %c%d %s %s\n",
+                      dimname[nb[i].dim], nb[i].rail, t->nodes[nb[i].node].name,
+                      !nb[i].heard ? "unknown" : nb[i].alive ? "alive" : "dead");
+    }
+    if (path == NULL || !strcmp(buf, last)) {
+        return 0;
+    }
+    snprintf(last, lastlen, "%s", buf);
+    snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+    f = fopen(tmp, "w");
+    if (f == NULL) {
+        return -errno;
+    }
+    fputs(buf, f);
+    fclose(f);
+    return rename(tmp, path) ? -errno : 0;
+}
+
+static void usage(const char *argv0)
+{
+    fprintf(stderr,
+            "usage: %s [--topo FILE] [--node NAME] [--interval MS] [--dead N]\n"
+            "          [--stats FILE] [--verbose]\n"
+            "  --topo      topology file (default $HXB_TOPO)\n"
+            "  --node      this node's name in it (default $HXB_NODE, else the host name)\n"
+            "  --interval  HELLO and link-check period in ms (default 100)\n"
+            "  --dead      a neighbour missing this many HELLOs is dead (default 3)\n"
+            "  --stats     keep counters and neighbour states in this file\n",
+            argv0);
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"topo", 1, 0, 't'}, {"node", 1, 0, 'n'}, {"interval", 1, 0, 'i'},
+        {"dead", 1, 0, 'd'}, {"stats", 1, 0, 's'}, {"verbose", 0, 0, 'v'},
+        {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+    const char *topo_path = getenv("HXB_TOPO"), *node_name = getenv("HXB_NODE");
+    const char *stats_path = NULL;
+    unsigned interval_ms = 100, dead = 3;
+    char err[512], host[256], last[8192] = "";
+    struct bpf_object *obj = NULL;
+    struct bpf_program *prog;
+    int cfg_fd, in_fd, ports_fd, stats_fd, prog_fd, me, i, j, c, opt, rc = 1;
+    int nifs = 0, nnb = 0, sock = -1;
+    relay_if_t ifs[HXB_RELAY_MAX_IFS];
+    relay_nbr_t *nb = NULL;
+    struct pollfd pfd[HXB_RELAY_MAX_IFS];
+    struct hxb_relay_cfg cfg;
+    hxb_topo_t t;
+    double next_tick = 0;
+    LIBBPF_OPTS(bpf_object_open_opts, oopts, .object_name = "hxb_relay");
+
+    while ((opt = getopt_long(argc, argv, "t:n:i:d:s:vh", opts, NULL)) != -1) {
+        switch (opt) {
+        case 't': topo_path = optarg; break;
+        case 'n': node_name = optarg; break;
+        case 'i': interval_ms = strtoul(optarg, NULL, 0); break;
+        case 'd': dead = strtoul(optarg, NULL, 0); break;
+        case 's': stats_path = optarg; break;
+        case 'v': g_verbose = 1; break;
+        default:  usage(argv[0]); return opt == 'h' ? 0 : 2;
+        }
+    }
+    if (!topo_path || !*topo_path || interval_ms < 1 || interval_ms > 60000 ||
+        dead < 1) {
+        usage(argv[0]);
+        return 2;
+    }
+    if (hxb_topo_load(topo_path, &t, err, sizeof(err)) < 0) {
+        logmsg("%s", err);
+        return 1;
+    }
+    if (!node_name || !*node_name) {
+        gethostname(host, sizeof(host));
+        host[sizeof(host) - 1] = '\0';
+        node_name = host;
+    }
+    me = hxb_topo_find_node(&t, node_name);
+    if (me < 0) {
+        logmsg("node '%s' is not in %s (use --node)", node_name, topo_path);
+        goto out;
+    }
+    sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+    /* our rails, and the neighbours on each */
+    nb = calloc((size_t)t.num_ifaces, sizeof(*nb));
+    for (i = 0; i < t.num_ifaces && nb; i++) {
+        const hxb_topo_iface_t *ti = &t.ifaces[i];
+        if (ti->node == me) {
+            if (nifs == HXB_RELAY_MAX_IFS) {
+                logmsg("more than %d rails", HXB_RELAY_MAX_IFS);
+                goto out;
+            }
+            memset(&ifs[nifs], 0, sizeof(ifs[nifs]));
+            ifs[nifs].ti = ti;
+            ifs[nifs].ifindex = if_nametoindex(ti->ifname);
+            if (!ifs[nifs].ifindex) {
+                logmsg("rail %s of node %s (%s): %s", ti->ifname, node_name,
+                       topo_path, strerror(errno));
+                goto out;
+            }
+            memcpy(ifs[nifs].mac, ti->mac, 6);
+            ifs[nifs].up = link_state(sock, ti->ifname, ifs[nifs].mac);
+            ifs[nifs].fd = hello_socket(ifs[nifs].ifindex);
+            if (ifs[nifs].fd < 0) {
+                logmsg("packet socket on %s: %s (needs CAP_NET_RAW)", ti->ifname,
+                       strerror(-ifs[nifs].fd));
+                goto out;
+            }
+            nifs++;
+        } else if ((hxb_route_diff(&t, me, ti->node) == (1u << ti->dim))) {
+            nb[nnb].node = ti->node;
+            nb[nnb].dim  = ti->dim;
+            nb[nnb].rail = ti->rail;
+            nb[nnb].alive = 1;
+            memcpy(nb[nnb].mac, ti->mac, 6);
+            nnb++;
+        }
+    }
+    if (!nb || nifs == 0) {
+        logmsg("node %s has no rails in %s", node_name, topo_path);
+        goto out;
+    }
+
+    /* load the program and fill the maps that do not change */
+    libbpf_set_strict_mode(LIBBPF_STRICT_ALL);
+    obj = bpf_object__open_mem(hxb_relay_obj, hxb_relay_obj_end - hxb_relay_obj,
+                               &oopts);
+    if (!obj || bpf_object__load(obj)) {
+        logmsg("loading the tc program failed: %s (needs CAP_BPF and "
+               "CAP_NET_ADMIN)", strerror(errno));
+        goto out;
+    }
+    prog     = bpf_object__find_program_by_name(obj, "hxb_relay");
+    prog_fd  = bpf_program__fd(prog);
+    cfg_fd   = bpf_object__find_map_fd_by_name(obj, "hxb_cfg");
+    in_fd    = bpf_object__find_map_fd_by_name(obj, "hxb_in");
+    ports_fd = bpf_object__find_map_fd_by_name(obj, "hxb_ports");
+    stats_fd = bpf_object__find_map_fd_by_name(obj, "hxb_stats");
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.node = me;
+    cfg.num_nodes = t.num_nodes;
+    for (i = 0; i < HXB_DIMS; i++) {
+        cfg.size[i]  = t.size[i];
+        cfg.coord[i] = t.nodes[me].coord[i];
+    }
+    c = 0;
+    if (bpf_map_update_elem(cfg_fd, &c, &cfg, BPF_ANY)) {
+        logmsg("map update: %s", strerror(errno));
+        goto out;
+    }
+    for (i = 0; i < nifs; i++) {
+        struct hxb_relay_in in = {ifs[i].ti->dim, ifs[i].ti->rail};
+        __u32 k = ifs[i].ifindex;
+        bpf_map_update_elem(in_fd, &k, &in, BPF_ANY);
+    }
+
+    /* attach: from now on frames for other nodes are forwarded */
+    for (i = 0; i < nifs; i++) {
+        LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifs[i].ifindex,
+                    .attach_point = BPF_TC_INGRESS);
+        LIBBPF_OPTS(bpf_tc_opts, topts, .handle = 0x88b5, .priority = 1,
+                    .prog_fd = prog_fd, .flags = BPF_TC_F_REPLACE);
+        int e = bpf_tc_hook_create(&hook);
+        if (e && e != -EEXIST) {
+            logmsg("tc hook on %s: %s", ifs[i].ti->ifname, strerror(-e));
+            goto out;
+        }
+        ifs[i].hook_created = (e == 0);
+        e = bpf_tc_attach(&hook, &topts);
+        if (e) {
+            logmsg("tc attach on %s: %s", ifs[i].ti->ifname, strerror(-e));
+            goto out;
+        }
+        ifs[i].attached = 1;
+    }
+    signal(SIGTERM, on_signal);
+    signal(SIGINT, on_signal);
+    signal(SIGPIPE, SIG_IGN);
+    if (g_verbose) {
+        logmsg("node %s (%d,%d,%d): relaying on %d rails, %d neighbours", node_name,
+               cfg.coord[0], cfg.coord[1], cfg.coord[2], nifs, nnb);
+    }
+
+    while (!g_stop) {
+        double tnow = now_s();
+        if (tnow >= next_tick) {
+            next_tick = tnow + interval_ms * 1e-3;
+            for (i = 0; i < nifs; i++) {
+                int up = link_state(sock, ifs[i].ti->ifname, ifs[i].mac);
+                if (up != ifs[i].up && g_verbose) {
+                    logmsg("rail %s %s", ifs[i].ti->ifname, up ? "up" : "down");
+                }
+                ifs[i].up = up;
+                if (up) {
+                    send_hello(&ifs[i], me, interval_ms);
+                }
+            }
+            for (i = 0; i < nnb; i++) {
+                if (nb[i].heard && nb[i].alive &&
+                    tnow - nb[i].heard > dead * interval_ms * 1e-3 + 0.05) {
+                    nb[i].alive = 0;
+                    if (g_verbose) {
+                        logmsg("neighbour %s on %c%d is dead", t.nodes[nb[i].node].name,
+                               dimname[nb[i].dim], nb[i].rail);
+                    }
+                }
+            }
+            /* every (dimension, coordinate, arrival rail) we may forward to */
+            for (j = 0; j < HXB_DIMS; j++) {
+                for (c = 0; c < t.size[j]; c++) {
+                    int r;
+                    if (c == t.nodes[me].coord[j]) {
+                        continue;
+                    }
+                    for (r = 0; r < t.rails; r++) {
+                        struct hxb_relay_key key = {j, r, c};
+                        struct hxb_relay_port port, old;
+                        if (pick_port(&t, ifs, nifs, nb, nnb, me, j, c, r, &port)) {
+                            bpf_map_delete_elem(ports_fd, &key);
+                        } else if (bpf_map_lookup_elem(ports_fd, &key, &old) ||
+                                   memcmp(&old, &port, sizeof(port))) {
+                            bpf_map_update_elem(ports_fd, &key, &port, BPF_ANY);
+                        }
+                    }
+                }
+            }
+            write_stats(stats_path, node_name, stats_fd, nb, nnb, &t, last,
+                        sizeof(last));
+        }
+        for (i = 0; i < nifs; i++) {
+            pfd[i].fd = ifs[i].fd;
+            pfd[i].events = POLLIN;
+        }
+        c = (int)((next_tick - now_s()) * 1000) + 1;
+        if (poll(pfd, nifs, c > 0 ? c : 0) > 0) {
+            tnow = now_s();
+            for (i = 0; i < nifs; i++) {
+                if (pfd[i].revents & (POLLIN | POLLERR)) {
+                    recv_hellos(&ifs[i], nb, nnb, tnow);
+                }
+            }
+        }
+    }
+    last[0] = '\0';
+    write_stats(stats_path, node_name, stats_fd, nb, nnb, &t, last, sizeof(last));
+    rc = 0;
+
+out:
+    for (i = 0; i < nifs; i++) {
+        LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifs[i].ifindex,
+                    .attach_point = BPF_TC_INGRESS);
+        LIBBPF_OPTS(bpf_tc_opts, topts, .handle = 0x88b5, .priority = 1);
+        if (ifs[i].attached) {
+            bpf_tc_detach(&hook, &topts);
+        }
+        if (ifs[i].hook_created) {
+            bpf_tc_hook_destroy(&hook);
+        }
+        if (ifs[i].fd >= 0) {
+            close(ifs[i].fd);
+        }
+    }
+    bpf_object__close(obj);
+    if (sock >= 0) {
+        close(sock);
+    }
+    free(nb);
+    hxb_topo_free(&t);
+    return rc;
+}

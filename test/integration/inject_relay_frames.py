@@ -1,0 +1,22 @@
+#!/usr/bin/env python3
+"""Send hxb frames that a relay must drop: inject_relay_frames.py IFACE
+DST_MAC DST_NODE HOPS COUNT. The frames go to the relay's MAC but name
+another node; a destination outside the grid must count no_route there, a
+hop limit that runs out must count hop_limit where it does."""
+import socket
+import struct
+import sys
+
+ifname, mac, node, hops, count = sys.argv[1:6]
+node, hops, count = int(node), int(hops), int(count)
+ETH_P_HXB = 0x88B5
+HDR = "<BBBBHBBQHHHHIIIII"   # hxb_hdr_t, 44 bytes, little-endian
+K_NOP, F_SEQ = 5, 0x02
+# src 999/999, dst proc 1: a valid NOP that no process will ever accept
+f = struct.pack(HDR, 1, K_NOP, F_SEQ, hops, 0, 0, 0, 0x1234, 999, 999, node,
+                1, 1, 0, 1, 0, 0)
+s = socket.socket(socket.AF_PACKET, socket.SOCK_DGRAM, socket.htons(ETH_P_HXB))
+dst = bytes.fromhex(mac.replace(":", ""))
+for _ in range(count):
+    s.sendto(f, (ifname, ETH_P_HXB, 0, 0, dst))
+print("sent", count, "frames")
