@@ -393,11 +393,13 @@ unsigned hxb_engine_progress(hxb_engine_t *e)
 {
     hxb_peer_t *p, **pp;
     unsigned n = 0;
-    int i;
+    int i, drained = 1;
 
     e->now = hxb_now();
     for (i = 0; i < e->nrails; i++) {
-        n += e->rails[i]->ops->recv(e->rails[i], engine_rx_cb, e, 64);
+        int got = e->rails[i]->ops->recv(e->rails[i], engine_rx_cb, e, 64);
+        n += got;
+        drained &= got < 64;
     }
     if (n) {
         e->now = hxb_now();
@@ -407,12 +409,17 @@ unsigned hxb_engine_progress(hxb_engine_t *e)
         e->next_link_check = e->now + 0.1;
     }
     for (pp = &e->active; (p = *pp);) {
+        /* data going out carries the cumulative ack */
+        hxb_tx_progress(p);
+        /* Acks are coalesced only while frames keep coming: once every
+         * rail's queue is drained, what is owed goes now. A caller may not
+         * call progress again for a long time (it got its data and blocks
+         * elsewhere), and the sender must not wait for its timeout. */
         if (p->rx_unacked &&
-            (p->ack_now || p->rx_unacked >= e->cfg.ack_every ||
+            (p->ack_now || drained || p->rx_unacked >= e->cfg.ack_every ||
              e->now >= p->ack_due)) {
             hxb_rx_send_ack(p);
         }
-        hxb_tx_progress(p);
         hxb_tx_timers(p);
         if (!p->rx_unacked && hxb_peer_tx_idle(p) && !p->gets_pending) {
             p->active = 0;          /* nothing left to do for this peer */

@@ -96,7 +96,7 @@ struct hxb_peer {
     hxb_op_t      *ops, *ops_tail;
     unsigned       nops;
     hxb_flushreq_t *flushes;
-    double         srtt, rttvar, rto;
+    double         srtt, rttvar, rto, min_rtt;
     double         next_rto_check;
     double         rack_sent;      /* send time of the latest-sent frame acked */
     double         rack_rtt;       /* its round trip                          */

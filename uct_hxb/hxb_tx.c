@@ -313,6 +313,9 @@ static void rtt_sample(hxb_peer_t *p, double rtt)
 {
     const hxb_engine_cfg_t *c = &p->e->cfg;
 
+    if (p->min_rtt == 0 || rtt < p->min_rtt) {
+        p->min_rtt = rtt;
+    }
     if (p->srtt == 0) {
         p->srtt = rtt;
         p->rttvar = rtt / 2;
@@ -413,6 +416,22 @@ static void tx_detect_losses(hxb_peer_t *p)
     p->rack_check_at = next;
 }
 
+/* RACK's reference: the latest-sent frame known delivered. A retransmitted
+ * frame counts too (else a lost retransmission could only be found by the
+ * RTO), unless its ack came sooner than any round trip could: then the ack
+ * is for the earlier transmission. */
+static void rack_update(hxb_peer_t *p, const hxb_txslot_t *s)
+{
+    double rtt = p->e->now - s->sent_at;
+
+    if (s->state != TX_INFLIGHT || s->sent_at <= p->rack_sent ||
+        (s->retx && rtt < p->min_rtt)) {
+        return;
+    }
+    p->rack_sent = s->sent_at;
+    p->rack_rtt = rtt;
+}
+
 void hxb_tx_ack_rcvd(hxb_peer_t *p, uint32_t cum, const uint64_t *bits,
                      unsigned nbits)
 {
@@ -441,6 +460,7 @@ void hxb_tx_ack_rcvd(hxb_peer_t *p, uint32_t cum, const uint64_t *bits,
         if (s->state == TX_INFLIGHT && s->retx == 0 && s->sent_at > newest) {
             newest = s->sent_at;     /* Karn: first transmissions only */
         }
+        rack_update(p, s);
         rail_acked(p, s);
         slot_release(p, s, 0);
         lost_check = 1;
@@ -465,6 +485,7 @@ void hxb_tx_ack_rcvd(hxb_peer_t *p, uint32_t cum, const uint64_t *bits,
             if (s->retx == 0 && s->sent_at > newest) {
                 newest = s->sent_at;
             }
+            rack_update(p, s);
             rail_acked(p, s);
             e->rail_inflight[s->rail]--;
             p->tx_inflight--;
@@ -474,10 +495,6 @@ void hxb_tx_ack_rcvd(hxb_peer_t *p, uint32_t cum, const uint64_t *bits,
     }
     if (newest > 0) {
         rtt_sample(p, now - newest);  /* one sample per ACK: the freshest */
-        if (newest > p->rack_sent) {
-            p->rack_sent = newest;
-            p->rack_rtt = now - newest;
-        }
     }
     if (lost_check) {
         tx_detect_losses(p);

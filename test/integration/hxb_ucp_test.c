@@ -14,6 +14,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -153,6 +154,25 @@ static int xfer(int fd, void *buf, size_t len, int out)
     return 0;
 }
 
+/* The final handshake: one byte each way over the out-of-band socket, with
+ * UCP progressing meanwhile, as UCX requires: the other side may still
+ * need our acknowledgements to finish its flush. */
+static int handshake(int fd, ucp_worker_h worker)
+{
+    struct pollfd pfd = {.fd = fd, .events = POLLIN};
+    char c = 'x';
+
+    if (xfer(fd, &c, 1, 1)) {
+        return -1;
+    }
+    for (;;) {
+        ucp_worker_progress(worker);
+        if (poll(&pfd, 1, 0) > 0) {
+            return xfer(fd, &c, 1, 0);
+        }
+    }
+}
+
 /* peer-failure mode (as an MPI with fault handling asks): a dead peer must
  * be reported, through this callback, never a hang */
 static volatile int g_ep_failed;
@@ -204,7 +224,6 @@ int main(int argc, char **argv)
     void **sreq, **rreq;
     size_t bytes = 0, tx_bytes = 0;
     double t_start, t_end;
-    char c = 0;
 
     while ((opt = getopt(argc, argv, "c:p:n:m:s:w:t:fq")) != -1) {
         switch (opt) {
@@ -396,7 +415,7 @@ int main(int argc, char **argv)
             ucp_request_free(r);
         }
     }
-    if (xfer(fd, &c, 1, 1) || xfer(fd, &c, 1, 0)) {
+    if (handshake(fd, worker)) {
         fprintf(stderr, "hxb_ucp_test: FAIL: final handshake\n");
         return 1;
     }

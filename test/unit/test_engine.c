@@ -643,12 +643,14 @@ START_TEST(test_am_small_window)
 END_TEST
 
 /* Loss recovery without timeouts: rails keep order, so a frame is known
- * lost as soon as a later frame sent on its rail is acknowledged. With the
- * RTO out of reach, every loss must be repaired that way; once the faults
- * stop, later traffic on every rail exposes the remaining holes. */
+ * lost as soon as a later frame sent on its rail is acknowledged, or (across
+ * rails) once it is overdue behind a later acknowledged frame. Only a lost
+ * last ACK of a burst needs the RTO: with a long RTO, nearly every loss
+ * must be repaired the other ways; once the faults stop, later traffic on
+ * every rail exposes the remaining holes. */
 START_TEST(test_am_fast_retransmit)
 {
-    opts_t o = {.nrails = 4, .csum = 1, .rto_min = 1000.0};
+    opts_t o = {.nrails = 4, .csum = 1, .rto_min = 0.05};
     const hxb_engine_stats_t *sa;
     hxb_mem_faults_t none = {0};
     int i;
@@ -667,8 +669,11 @@ START_TEST(test_am_fast_retransmit)
     send_all();
     finish_am();
     sa = hxb_engine_stats(W.a.e);
-    ck_assert_uint_eq(sa->rto_fired, 0);
     ck_assert_uint_gt(sa->fast_retx, 0);
+    ck_assert_msg(sa->rto_fired * 10 <= sa->fast_retx + sa->rack_retx,
+                  "%lu timeouts for %lu + %lu timeout-free repairs",
+                  (unsigned long)sa->rto_fired, (unsigned long)sa->fast_retx,
+                  (unsigned long)sa->rack_retx);
     ck_assert_uint_gt(hxb_engine_stats(W.b.e)->ooo_held, 0);
 }
 END_TEST
