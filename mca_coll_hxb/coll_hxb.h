@@ -1,0 +1,139 @@
+/* coll hxb: hyper-crossbar-aware collectives. One process per node (the
+ * node leader) acts for its node's ranks; between nodes every step talks
+ * only along one dimension's line (X, then Y, then Z), so no relays. */
+#ifndef MCA_COLL_HXB_H
+#define MCA_COLL_HXB_H
+
+#include "ompi_config.h"
+#include <pthread.h>
+#include "mpi.h"
+#include "ompi/communicator/communicator.h"
+#include "ompi/datatype/ompi_datatype.h"
+#include "ompi/op/op.h"
+#include "ompi/request/request.h"
+#include "ompi/mca/coll/coll.h"
+#include "ompi/mca/coll/base/coll_tags.h"
+
+#define MCA_COLL_HXB_DIMS 3
+/* Tag of the non-blocking worker: outside coll/base's blocking tags
+ * (-10..-26) and libnbc's range (from -27 down), and not MPI_ANY_TAG (-1).
+ * Blocking schedules use coll/base's tag of the same collective. */
+#define MCA_COLL_HXB_TAG_NB (-7)
+
+enum {
+    MCA_COLL_HXB_BARRIER, MCA_COLL_HXB_BCAST, MCA_COLL_HXB_REDUCE,
+    MCA_COLL_HXB_ALLREDUCE, MCA_COLL_HXB_ALLGATHER, MCA_COLL_HXB_ALLTOALL,
+    MCA_COLL_HXB_IALLREDUCE, MCA_COLL_HXB_IBCAST, MCA_COLL_HXB_FALLBACK,
+    MCA_COLL_HXB_NSTATS
+};
+
+typedef struct mca_coll_hxb_component {
+    mca_coll_base_component_2_0_0_t super;
+    int   priority;
+    bool  enable;
+    char *topo;          /* topology file; empty: btl_hxb_topo, UCX_HXB_TOPO */
+    char *node;          /* this node's name; empty: btl_hxb_node, UCX_HXB_NODE, host name */
+    int   verbose;
+    bool  print_stats;
+    /* this process's node in the topology, -1 unknown (set at first query) */
+    int   topo_loaded;   /* 0 not tried, 1 ok, -1 failed */
+    int   my_node_id;
+    int   my_coord[MCA_COLL_HXB_DIMS];
+    volatile int64_t stats[MCA_COLL_HXB_NSTATS];
+} mca_coll_hxb_component_t;
+
+OMPI_MODULE_DECLSPEC extern mca_coll_hxb_component_t mca_coll_hxb_component;
+
+struct mca_coll_hxb_job;
+
+/* Nodes of the communicator are a product set C_x x C_y x C_z of grid
+ * coordinates; node index = ix + nx*(iy + ny*iz) over those sets. */
+typedef struct mca_coll_hxb_module {
+    mca_coll_base_module_t super;
+    mca_coll_base_comm_coll_t prev;   /* the components below us */
+    int  state;                       /* 0 not set up, 1 ours, -1 fall back */
+    int  nnodes;
+    int  dimsz[MCA_COLL_HXB_DIMS];
+    int *rank_node;                   /* comm rank -> node index */
+    int *node_first;                  /* node index -> first slot in node_ranks */
+    int *node_ranks;                  /* ranks by node, ascending in a node */
+    int  my_node, my_idx[MCA_COLL_HXB_DIMS];
+    int  leader;                      /* comm rank of this node's leader */
+    /* non-blocking worker (MPI_THREAD_MULTIPLE only) */
+    pthread_mutex_t lock;
+    pthread_cond_t  cond;
+    pthread_t       thread;
+    bool            thread_started, stop;
+    struct mca_coll_hxb_job *head, *tail;
+} mca_coll_hxb_module_t;
+OBJ_CLASS_DECLARATION(mca_coll_hxb_module_t);
+
+/* p2p with one tag: a growing list of requests, waited for at once */
+typedef struct mca_coll_hxb_ctx {
+    mca_coll_hxb_module_t *m;
+    ompi_communicator_t *comm;
+    int rank, tag;
+    ompi_request_t **reqs;
+    int nreq, maxreq;
+} mca_coll_hxb_ctx_t;
+
+/* component / module */
+mca_coll_base_module_t *mca_coll_hxb_comm_query(ompi_communicator_t *comm, int *priority);
+int  mca_coll_hxb_init_query(bool enable_progress_threads, bool enable_mpi_threads);
+int  mca_coll_hxb_ready(mca_coll_hxb_module_t *m, ompi_communicator_t *comm);
+void mca_coll_hxb_count(int what);
+
+/* p2p and intra-node helpers */
+void mca_coll_hxb_ctx_init(mca_coll_hxb_ctx_t *c, mca_coll_hxb_module_t *m,
+                           ompi_communicator_t *comm, int tag);
+void mca_coll_hxb_ctx_fini(mca_coll_hxb_ctx_t *c);
+int  mca_coll_hxb_isend(mca_coll_hxb_ctx_t *c, const void *buf, size_t count,
+                        ompi_datatype_t *dt, int peer);
+int  mca_coll_hxb_irecv(mca_coll_hxb_ctx_t *c, void *buf, size_t count,
+                        ompi_datatype_t *dt, int peer);
+int  mca_coll_hxb_waitall(mca_coll_hxb_ctx_t *c);
+int  mca_coll_hxb_node_index(const mca_coll_hxb_module_t *m, const int idx[MCA_COLL_HXB_DIMS]);
+int  mca_coll_hxb_node_leader(const mca_coll_hxb_module_t *m, int node);
+int  mca_coll_hxb_line_peer(const mca_coll_hxb_module_t *m, int d, int j);
+char *mca_coll_hxb_tmp(ompi_datatype_t *dt, size_t count, char **raw);
+int  mca_coll_hxb_node_reduce(mca_coll_hxb_ctx_t *c, void *acc, int count,
+                              ompi_datatype_t *dt, ompi_op_t *op);
+int  mca_coll_hxb_node_bcast(mca_coll_hxb_ctx_t *c, void *buf, size_t count,
+                             ompi_datatype_t *dt, int skip);
+void mca_coll_hxb_pack(const void *buf, int count, ompi_datatype_t *dt, void *out, size_t bytes);
+void mca_coll_hxb_unpack(const void *in, size_t bytes, void *buf, int count, ompi_datatype_t *dt);
+
+/* schedules (tag chosen by the caller: blocking or worker) */
+int mca_coll_hxb_barrier_do(mca_coll_hxb_ctx_t *c);
+int mca_coll_hxb_bcast_do(mca_coll_hxb_ctx_t *c, void *buf, int count,
+                          ompi_datatype_t *dt, int root);
+int mca_coll_hxb_reduce_do(mca_coll_hxb_ctx_t *c, const void *sbuf, void *rbuf,
+                           int count, ompi_datatype_t *dt, ompi_op_t *op, int root);
+int mca_coll_hxb_allreduce_do(mca_coll_hxb_ctx_t *c, const void *sbuf, void *rbuf,
+                              int count, ompi_datatype_t *dt, ompi_op_t *op);
+
+/* entry points */
+int mca_coll_hxb_barrier(ompi_communicator_t *comm, mca_coll_base_module_t *module);
+int mca_coll_hxb_bcast(void *buf, int count, ompi_datatype_t *dt, int root,
+                       ompi_communicator_t *comm, mca_coll_base_module_t *module);
+int mca_coll_hxb_reduce(const void *sbuf, void *rbuf, int count, ompi_datatype_t *dt,
+                        ompi_op_t *op, int root, ompi_communicator_t *comm,
+                        mca_coll_base_module_t *module);
+int mca_coll_hxb_allreduce(const void *sbuf, void *rbuf, int count, ompi_datatype_t *dt,
+                           ompi_op_t *op, ompi_communicator_t *comm,
+                           mca_coll_base_module_t *module);
+int mca_coll_hxb_allgather(const void *sbuf, int scount, ompi_datatype_t *sdt,
+                           void *rbuf, int rcount, ompi_datatype_t *rdt,
+                           ompi_communicator_t *comm, mca_coll_base_module_t *module);
+int mca_coll_hxb_alltoall(const void *sbuf, int scount, ompi_datatype_t *sdt,
+                          void *rbuf, int rcount, ompi_datatype_t *rdt,
+                          ompi_communicator_t *comm, mca_coll_base_module_t *module);
+int mca_coll_hxb_iallreduce(const void *sbuf, void *rbuf, int count, ompi_datatype_t *dt,
+                            ompi_op_t *op, ompi_communicator_t *comm,
+                            ompi_request_t **req, mca_coll_base_module_t *module);
+int mca_coll_hxb_ibcast(void *buf, int count, ompi_datatype_t *dt, int root,
+                        ompi_communicator_t *comm, ompi_request_t **req,
+                        mca_coll_base_module_t *module);
+void mca_coll_hxb_worker_stop(mca_coll_hxb_module_t *m);
+
+#endif

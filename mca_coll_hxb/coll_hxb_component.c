@@ -1,0 +1,92 @@
+/* coll hxb component: MCA parameters, finding this process's node in the
+ * hxb topology file, and the per-process counters printed at finalize. */
+#include "coll_hxb.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "opal/mca/base/mca_base_var.h"
+#include "opal/util/output.h"
+#include "hxb_topo.h"
+
+static int mca_coll_hxb_register(void);
+static int mca_coll_hxb_close(void);
+
+mca_coll_hxb_component_t mca_coll_hxb_component = {
+    .super = {
+        .collm_version = {
+            MCA_COLL_BASE_VERSION_2_0_0,
+            .mca_component_name = "hxb",
+            MCA_BASE_MAKE_VERSION(component, 0, 1, 0),
+            .mca_close_component = mca_coll_hxb_close,
+            .mca_register_component_params = mca_coll_hxb_register,
+        },
+        .collm_data = { MCA_BASE_METADATA_PARAM_CHECKPOINT },
+        .collm_init_query = mca_coll_hxb_init_query,
+        .collm_comm_query = mca_coll_hxb_comm_query,
+    },
+    .priority = 90,
+    .enable = true,
+    .my_node_id = -1,
+};
+
+static int mca_coll_hxb_register(void)
+{
+    mca_base_component_t *c = &mca_coll_hxb_component.super.collm_version;
+    mca_coll_hxb_component_t *k = &mca_coll_hxb_component;
+
+    (void)mca_base_component_var_register(c, "priority",
+        "Priority of coll hxb (above tuned and han); 0 turns it off",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6,
+        MCA_BASE_VAR_SCOPE_READONLY, &k->priority);
+    (void)mca_base_component_var_register(c, "enable",
+        "Use hyper-crossbar schedules when hxb carries the job (false: Open MPI's own collectives)",
+        MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_4,
+        MCA_BASE_VAR_SCOPE_READONLY, &k->enable);
+    k->topo = "";
+    (void)mca_base_component_var_register(c, "topo",
+        "hxb topology file (grid and node coordinates). Empty: btl_hxb_topo, else UCX_HXB_TOPO",
+        MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, OPAL_INFO_LVL_4,
+        MCA_BASE_VAR_SCOPE_READONLY, &k->topo);
+    k->node = "";
+    (void)mca_base_component_var_register(c, "node",
+        "This node's name in the topology file. Empty: btl_hxb_node, else UCX_HXB_NODE, else the host name",
+        MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, OPAL_INFO_LVL_5,
+        MCA_BASE_VAR_SCOPE_READONLY, &k->node);
+    (void)mca_base_component_var_register(c, "verbose",
+        "Print why a communicator is or is not handled (0: quiet)",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_5,
+        MCA_BASE_VAR_SCOPE_READONLY, &k->verbose);
+    (void)mca_base_component_var_register(c, "print_stats",
+        "At finalize, print how many collectives ran on hxb schedules and how many fell back",
+        MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5,
+        MCA_BASE_VAR_SCOPE_READONLY, &k->print_stats);
+    return OMPI_SUCCESS;
+}
+
+void mca_coll_hxb_count(int what)
+{
+    __atomic_add_fetch(&mca_coll_hxb_component.stats[what], 1, __ATOMIC_RELAXED);
+}
+
+static int mca_coll_hxb_close(void)
+{
+    mca_coll_hxb_component_t *k = &mca_coll_hxb_component;
+    char host[64] = "";
+
+    if (!k->print_stats) {
+        return OMPI_SUCCESS;
+    }
+    gethostname(host, sizeof(host) - 1);
+    /* one line per process, parsed by the tests */
+    printf("coll hxb stats: host=%s node=%d barrier=%ld bcast=%ld reduce=%ld "
+           "allreduce=%ld allgather=%ld alltoall=%ld iallreduce=%ld ibcast=%ld "
+           "fallback=%ld\n", host, k->my_node_id,
+           (long)k->stats[MCA_COLL_HXB_BARRIER], (long)k->stats[MCA_COLL_HXB_BCAST],
+           (long)k->stats[MCA_COLL_HXB_REDUCE], (long)k->stats[MCA_COLL_HXB_ALLREDUCE],
+           (long)k->stats[MCA_COLL_HXB_ALLGATHER], (long)k->stats[MCA_COLL_HXB_ALLTOALL],
+           (long)k->stats[MCA_COLL_HXB_IALLREDUCE], (long)k->stats[MCA_COLL_HXB_IBCAST],
+           (long)k->stats[MCA_COLL_HXB_FALLBACK]);
+    fflush(stdout);
+    return OMPI_SUCCESS;
+}

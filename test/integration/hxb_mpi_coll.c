@@ -1,0 +1,295 @@
+/* Collectives of an unmodified MPI program, each result checked against
+ * values computed locally from the known inputs: Barrier, Bcast, Reduce,
+ * Allreduce, Allgather, Alltoall, Iallreduce, Ibcast; several datatypes
+ * and ops, 0 B to multi-MiB, MPI_IN_PLACE, on MPI_COMM_WORLD, a duplicate
+ * and split communicators. -p: also check that Iallreduce completes while
+ * rank 0 computes without calling MPI (needs a progress thread).
+ * Prints "hxb_mpi_coll: ok: N checks" on rank 0. */
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static int wrank, checks;
+
+#define FAIL(...) do { fprintf(stderr, "FAIL rank %d: ", wrank); \
+    fprintf(stderr, __VA_ARGS__); fprintf(stderr, "\n"); MPI_Abort(MPI_COMM_WORLD, 1); } while (0)
+
+/* input element i of rank r (world rank, so split comms differ) */
+static long long val(int r, long i, int salt)
+{
+    return ((long long)r * 7919 + i * 13 + salt * 101) % 1999 - 999;
+}
+
+enum { T_INT, T_DOUBLE, T_LL, T_NTYPES };
+static MPI_Datatype mtype(int t)
+{
+    return t == T_INT ? MPI_INT : t == T_DOUBLE ? MPI_DOUBLE : MPI_LONG_LONG;
+}
+static size_t tsz(int t) { return t == T_INT ? 4 : 8; }
+static void put(void *b, int t, long i, long long v)
+{
+    if (t == T_INT) ((int *)b)[i] = (int)v;
+    else if (t == T_DOUBLE) ((double *)b)[i] = (double)v;
+    else ((long long *)b)[i] = v;
+}
+static long long get(const void *b, int t, long i)
+{
+    if (t == T_INT) return ((const int *)b)[i];
+    if (t == T_DOUBLE) return (long long)((const double *)b)[i];
+    return ((const long long *)b)[i];
+}
+
+static long long combine(MPI_Op op, long long a, long long b)
+{
+    if (op == MPI_SUM) return a + b;
+    if (op == MPI_MAX) return a > b ? a : b;
+    if (op == MPI_MIN) return a < b ? a : b;
+    return a;
+}
+
+/* non-commutative user op: inout = in o inout is left as is, so a o b = b:
+ * the result is the last rank's input: coll hxb must fall back */
+static void last_op(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    (void)in; (void)inout; (void)len; (void)dt;
+}
+
+typedef struct { MPI_Comm comm; const char *name; int *wranks; int size, rank; } comm_t;
+
+static comm_t mkcomm(MPI_Comm c, const char *name)
+{
+    comm_t x = { c, name, NULL, 0, 0 };
+    MPI_Comm_size(c, &x.size);
+    MPI_Comm_rank(c, &x.rank);
+    x.wranks = malloc(sizeof(int) * x.size);
+    MPI_Allgather(&wrank, 1, MPI_INT, x.wranks, 1, MPI_INT, c);
+    return x;
+}
+
+static void check_reduce(comm_t *c, int t, MPI_Op op, long n, int inplace, int root, int salt)
+{
+    size_t es = tsz(t);
+    char *s = malloc(n * es + 1), *r = malloc(n * es + 1);
+    for (long i = 0; i < n; i++) put(s, t, i, val(wrank, i, salt));
+    for (long i = 0; i < n; i++) put(r, t, i, 424242);
+    int me_root = root < 0 || c->rank == root;
+    if (inplace && me_root) memcpy(r, s, n * es);
+    const void *sb = (inplace && me_root) ? MPI_IN_PLACE : s;
+    if (root < 0) MPI_Allreduce(sb, r, (int)n, mtype(t), op, c->comm);
+    else MPI_Reduce(sb, r, (int)n, mtype(t), op, root, c->comm);
+    if (me_root) {
+        for (long i = 0; i < n; i++) {
+            long long e = val(c->wranks[0], i, salt);
+            for (int k = 1; k < c->size; k++) e = combine(op, e, val(c->wranks[k], i, salt));
+            if (get(r, t, i) != e)
+                FAIL("%s %s type %d n %ld inplace %d root %d: [%ld] = %lld, expected %lld",
+                     c->name, root < 0 ? "allreduce" : "reduce", t, n, inplace, root, i,
+                     get(r, t, i), e);
+        }
+    }
+    checks++;
+    free(s);
+    free(r);
+}
+
+static void check_bcast(comm_t *c, int t, long n, int root, int salt)
+{
+    size_t es = tsz(t);
+    char *b = malloc(n * es + 1);
+    for (long i = 0; i < n; i++) put(b, t, i, c->rank == root ? val(c->wranks[root], i, salt) : 77);
+    MPI_Bcast(b, (int)n, mtype(t), root, c->comm);
+    for (long i = 0; i < n; i++)
+        if (get(b, t, i) != val(c->wranks[root], i, salt))
+            FAIL("%s bcast type %d n %ld root %d: [%ld] = %lld", c->name, t, n, root, i, get(b, t, i));
+    checks++;
+    free(b);
+}
+
+/* sends with a vector type (every other int) when strided */
+static void check_allgather(comm_t *c, long n, int inplace, int strided, int salt)
+{
+    int *s = malloc((2 * n + 1) * sizeof(int)), *r = malloc((n * c->size + 1) * sizeof(int));
+    for (long i = 0; i < n * c->size; i++) r[i] = -1;
+    for (long i = 0; i < n; i++) {
+        s[strided ? 2 * i : i] = (int)val(wrank, i, salt);
+        if (inplace) r[c->rank * n + i] = (int)val(wrank, i, salt);
+    }
+    MPI_Datatype vec = MPI_INT;
+    int scount = (int)n;
+    if (strided && n > 0) {
+        MPI_Type_vector((int)n, 1, 2, MPI_INT, &vec);
+        MPI_Type_commit(&vec);
+        scount = 1;
+    }
+    MPI_Allgather(inplace ? MPI_IN_PLACE : s, scount, vec, r, (int)n, MPI_INT, c->comm);
+    for (int k = 0; k < c->size; k++)
+        for (long i = 0; i < n; i++)
+            if (r[k * n + i] != val(c->wranks[k], i, salt))
+                FAIL("%s allgather n %ld inplace %d strided %d: block %d [%ld] = %d",
+                     c->name, n, inplace, strided, k, i, r[k * n + i]);
+    if (vec != MPI_INT) MPI_Type_free(&vec);
+    checks++;
+    free(s);
+    free(r);
+}
+
+static long long a2a(int src, int dst, long i) { return (src * 131 + dst * 17 + i) % 100003; }
+
+static void check_alltoall(comm_t *c, long n, int inplace)
+{
+    long long *s = malloc((n * c->size + 1) * 8), *r = malloc((n * c->size + 1) * 8);
+    for (int k = 0; k < c->size; k++)
+        for (long i = 0; i < n; i++) {
+            s[k * n + i] = a2a(wrank, c->wranks[k], i);
+            r[k * n + i] = inplace ? s[k * n + i] : -1;
+        }
+    MPI_Alltoall(inplace ? MPI_IN_PLACE : s, (int)n, MPI_LONG_LONG, r, (int)n, MPI_LONG_LONG, c->comm);
+    for (int k = 0; k < c->size; k++)
+        for (long i = 0; i < n; i++)
+            if (r[k * n + i] != a2a(c->wranks[k], wrank, i))
+                FAIL("%s alltoall n %ld inplace %d: from %d [%ld] = %lld", c->name, n, inplace, k, i, r[k * n + i]);
+    checks++;
+    free(s);
+    free(r);
+}
+
+/* several non-blocking collectives outstanding at once, on two comms */
+static void check_nonblocking(comm_t *c, comm_t *d, long n, int salt)
+{
+    double *a = malloc(n * 8 + 8), *b = malloc(n * 8 + 8), *m = malloc(n * 8 + 8);
+    int *x = malloc(n * 4 + 4);
+    for (long i = 0; i < n; i++) {
+        a[i] = m[i] = (double)val(wrank, i, salt);
+        x[i] = d->rank == d->size - 1 ? (int)val(wrank, i, salt + 1) : 0;
+    }
+    MPI_Request rq[3];
+    MPI_Iallreduce(a, b, (int)n, MPI_DOUBLE, MPI_SUM, c->comm, &rq[0]);
+    MPI_Ibcast(x, (int)n, MPI_INT, d->size - 1, d->comm, &rq[1]);
+    MPI_Iallreduce(MPI_IN_PLACE, m, (int)n, MPI_DOUBLE, MPI_MAX, c->comm, &rq[2]);
+    MPI_Waitall(3, rq, MPI_STATUSES_IGNORE);
+    for (long i = 0; i < n; i++) {
+        long long e = 0, mx = val(c->wranks[0], i, salt);
+        for (int k = 0; k < c->size; k++) {
+            e += val(c->wranks[k], i, salt);
+            mx = combine(MPI_MAX, mx, val(c->wranks[k], i, salt));
+        }
+        if ((long long)b[i] != e) FAIL("%s iallreduce n %ld [%ld] = %g, expected %lld", c->name, n, i, b[i], e);
+        if ((long long)m[i] != mx) FAIL("%s iallreduce max n %ld [%ld] = %g", c->name, n, i, m[i]);
+        if (x[i] != val(d->wranks[d->size - 1], i, salt + 1)) FAIL("%s ibcast n %ld [%ld] = %d", d->name, n, i, x[i]);
+    }
+    checks++;
+    free(a);
+    free(b);
+    free(m);
+    free(x);
+}
+
+/* Rank 0 starts an Iallreduce and then computes without any MPI call
+ * until its result appears; everybody else waits in MPI_Wait. Only a
+ * progress thread in rank 0 can complete it (bounded: 60 s). */
+static void check_progress(comm_t *c)
+{
+    long n = 4096;
+    volatile long long *r = malloc(n * 8);
+    long long *s = malloc(n * 8), e = 0;
+    for (long i = 0; i < n; i++) { s[i] = val(wrank, i, 9); r[i] = -1; }
+    for (int k = 0; k < c->size; k++) e += val(c->wranks[k], n - 1, 9);
+    MPI_Request rq;
+    MPI_Iallreduce(s, (void *)r, (int)n, MPI_LONG_LONG, MPI_SUM, c->comm, &rq);
+    if (c->rank == 0) {
+        time_t t0 = time(NULL);
+        volatile double x = 0;
+        while (r[n - 1] != e) {
+            for (int i = 0; i < 100000; i++) x += i * 0.5;     /* "compute" */
+            if (time(NULL) - t0 > 60) FAIL("iallreduce made no progress while rank 0 computed");
+        }
+    }
+    MPI_Wait(&rq, MPI_STATUS_IGNORE);
+    if (r[n - 1] != e) FAIL("progress iallreduce result %lld, expected %lld", r[n - 1], e);
+    checks++;
+    free((void *)r);
+    free(s);
+}
+
+static void run(comm_t *c, int big)
+{
+    static const long sizes[] = { 0, 1, 7, 1000, 65539 };
+    static MPI_Op ops[3];
+    ops[0] = MPI_SUM; ops[1] = MPI_MAX; ops[2] = MPI_MIN;
+    int salt = 0;
+    MPI_Barrier(c->comm);
+    for (unsigned si = 0; si < sizeof(sizes) / sizeof(*sizes); si++) {
+        long n = sizes[si];
+        for (int t = 0; t < T_NTYPES; t++) {
+            MPI_Op op = ops[(si + t) % 3];
+            check_reduce(c, t, op, n, 0, -1, ++salt);
+            check_reduce(c, t, op, n, 1, -1, ++salt);
+            check_reduce(c, t, op, n, (int)(si & 1), (int)((si + t) % c->size), ++salt);
+            check_bcast(c, t, n, (int)((si * 3 + t) % c->size), ++salt);
+        }
+        check_allgather(c, n, 0, 0, ++salt);
+        check_allgather(c, n, 1, 0, ++salt);
+        check_allgather(c, n, 0, 1, ++salt);
+        check_alltoall(c, n / 16, (int)(si & 1));
+        MPI_Barrier(c->comm);
+    }
+    if (big) {      /* multi-MiB */
+        check_reduce(c, T_DOUBLE, MPI_SUM, 3 << 19, 0, -1, ++salt);      /* 12 MiB */
+        check_reduce(c, T_INT, MPI_MAX, 1 << 20, 1, c->size - 1, ++salt);
+        check_bcast(c, T_LL, 1 << 19, c->size / 2, ++salt);
+        check_allgather(c, 1 << 18, 0, 0, ++salt);
+        check_alltoall(c, 1 << 16, 0);
+    }
+    /* a non-commutative op: must fall back and still be right */
+    MPI_Op last;
+    MPI_Op_create(last_op, 0, &last);
+    int in = (int)val(wrank, 0, 5), out = -1;
+    MPI_Allreduce(&in, &out, 1, MPI_INT, last, c->comm);
+    if (out != (int)val(c->wranks[c->size - 1], 0, 5)) FAIL("%s non-commutative allreduce: %d", c->name, out);
+    MPI_Op_free(&last);
+    checks++;
+}
+
+int main(int argc, char **argv)
+{
+    int provided, progress = 0, big = 0, opt;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+    while ((opt = getopt(argc, argv, "pb")) != -1) {
+        if (opt == 'p') progress = 1;
+        if (opt == 'b') big = 1;
+    }
+    if (progress && provided < MPI_THREAD_MULTIPLE) FAIL("no MPI_THREAD_MULTIPLE");
+
+    comm_t world = mkcomm(MPI_COMM_WORLD, "world");
+    MPI_Comm dupc, half, rev;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dupc);
+    MPI_Comm_split(MPI_COMM_WORLD, wrank % 2, wrank, &half);
+    MPI_Comm_split(MPI_COMM_WORLD, 0, -wrank, &rev);      /* reversed ranks */
+    comm_t dup = mkcomm(dupc, "dup"), hal = mkcomm(half, "split"), rv = mkcomm(rev, "reversed");
+
+    run(&world, big);
+    run(&dup, 0);
+    run(&hal, 0);
+    run(&rv, 0);
+    for (long n = 0; n <= 300000; n = n ? n * 50 : 3) {
+        check_nonblocking(&world, &dup, n, (int)n % 97);
+        check_nonblocking(&hal, &rv, n, (int)n % 89);
+    }
+    if (progress) check_progress(&world);
+    for (int i = 0; i < 20; i++) MPI_Barrier(i & 1 ? dupc : MPI_COMM_WORLD);
+
+    MPI_Comm_free(&dupc);
+    MPI_Comm_free(&half);
+    MPI_Comm_free(&rev);
+    int total;
+    MPI_Reduce(&checks, &total, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (wrank == 0) printf("hxb_mpi_coll: ok: %d checks on %d ranks (thread level %d)\n",
+                           total, world.size, provided);
+    MPI_Finalize();
+    return 0;
+}

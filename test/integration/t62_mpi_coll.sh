@@ -1,0 +1,91 @@
+#!/bin/bash
+# Collectives of an unmodified MPI program over hxb, delegated to coll hxb:
+# hxb-mpi-coll checks Barrier, Bcast, Reduce, Allreduce, Allgather,
+# Alltoall, Iallreduce and Ibcast (several datatypes and ops, 0 B to
+# 12 MiB, MPI_IN_PLACE, dup and split communicators, 2 ranks per node)
+# against results computed locally from the known inputs, and that an
+# Iallreduce completes while rank 0 computes without calling MPI.
+# Every process's "coll hxb stats" line must show the collectives ran on
+# hxb schedules (so the test cannot pass by falling back); with
+# coll_hxb_enable 0 they must not, and the results must be the same.
+# Runs with ob1 + btl hxb and with pml ucx on a 2x2x2 grid (T62_GRID) with
+# no relays: nodes that share no line cannot reach each other, so these
+# runs also show that coll hxb only talks along lines (Open MPI's own
+# collectives fail there). The comparison with coll hxb disabled runs
+# after hxb-relayd is started on every node (skipped when it is not built),
+# or at once on a 1-D grid (T62_GRID=4), where every pair shares a line.
+TNAME=c62
+. "$(dirname "$0")/lib.sh"
+[ -z "${HXB_TRACE:-}" ] || set -x
+command -v mpirun >/dev/null || { echo "  mpirun not installed"; exit 77; }
+[ -f "$top/.libs/mca_coll_hxb.so" ] && [ -x "$top/hxb-mpi-coll" ] ||
+    { echo "  coll hxb not built (libopenmpi-dev missing?)"; exit 77; }
+GRID=${T62_GRID:-2x2x2}
+tb_up --grid "$GRID" --rails 1
+NODES=$(grep -c '^node ' "$TOPO")
+NP=$((2 * NODES))
+
+COMP_PATH=
+for d in $(ompi_info --param mca base --level 9 --parsable |
+           sed -n 's/^mca:mca:base:param:mca_base_component_path:value:"\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' |
+           tr ':' ' '); do
+    [ -d "$d" ] && COMP_PATH="$COMP_PATH$d:"
+done
+[ -n "$COMP_PATH" ] || fail "cannot read Open MPI's mca_base_component_path"
+
+mpi() {
+    local name=$1; shift
+    on n0 env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+        timeout 400 mpirun --mca plm_rsh_agent "$top/contrib/testbed/hxb-rsh" \
+        --hostfile "/run/hxb/$TNAME/hostfile" --map-by node --bind-to none \
+        --mca mpi_yield_when_idle 1 \
+        --mca oob_tcp_if_include mgmt --mca btl_tcp_if_include mgmt \
+        --mca mca_base_component_path "$COMP_PATH$top/.libs" \
+        --mca coll_hxb_print_stats 1 --mca coll_hxb_verbose "${HXB_COLL_VERBOSE:-0}" \
+        -x UCX_WARN_UNUSED_ENV_VARS=n "$@" > "$LOG/$name" 2>&1 ||
+        fail "$name: mpirun failed: $(grep -h -m2 -E 'FAIL|rror' "$LOG/$name")"
+    grep -q "hxb_mpi_coll: ok" "$LOG/$name" || fail "$name: no verdict"
+    note "$name: $(grep -h 'hxb_mpi_coll: ok' "$LOG/$name" | sed 's/hxb_mpi_coll: ok: //')"
+}
+ob1() {
+    local name=$1 np=$2; shift 2
+    mpi "$name" -np "$np" --mca pml ob1 --mca btl hxb,self,vader \
+        --mca btl_hxb_uct_module "$HXB_LIB" --mca btl_hxb_topo "$TOPO" \
+        --mca btl_hxb_job_key $KEY "$@"
+}
+ucx() {
+    local name=$1 np=$2; shift 2
+    mpi "$name" -np "$np" --mca pml ucx --mca pml_ucx_tls any --mca pml_ucx_devices any \
+        -x LD_PRELOAD="$HXB_LIB" -x UCX_TLS=hxb,self,sm -x UCX_HXB_TOPO="$TOPO" \
+        -x UCX_HXB_JOB_KEY=$KEY "$@"
+}
+# stats NAME: every process printed its counters; each named collective ran
+# on hxb schedules in every process (on = 1) or in none (on = 0)
+stats() {
+    local name=$1 np=$2 on=$3 n c v
+    n=$(grep -c '^coll hxb stats:' "$LOG/$name" || true)
+    [ "$n" -eq "$np" ] || fail "$name: $n of $np processes printed coll hxb stats"
+    for c in barrier bcast reduce allreduce allgather alltoall iallreduce ibcast; do
+        for v in $(grep '^coll hxb stats:' "$LOG/$name" | grep -o " $c=[0-9]*" | cut -d= -f2); do
+            if [ "$on" = 1 ] && [ "$v" -eq 0 ]; then fail "$name: a process ran no $c on coll hxb"; fi
+            if [ "$on" = 0 ] && [ "$v" -ne 0 ]; then fail "$name: coll hxb ran $c although disabled"; fi
+        done
+    done
+    [ "$on" = 0 ] || note "$name: $(grep -m1 '^coll hxb stats:' "$LOG/$name" | sed 's/coll hxb stats: //')"
+}
+
+ob1 ob1_coll "$NP" "$top/hxb-mpi-coll" -p -b
+stats ob1_coll "$NP" 1
+ob1 ob1_coll_1pn "$NODES" "$top/hxb-mpi-coll"
+stats ob1_coll_1pn "$NODES" 1
+ucx ucx_coll "$NP" "$top/hxb-mpi-coll" -p
+stats ucx_coll "$NP" 1
+if [ "$(awk '$1 == "grid" { print ($3 > 1) + ($4 > 1) }' "$TOPO")" != 0 ]; then
+    if [ ! -x "$HXB_BIN/hxb-relayd" ]; then
+        note "ob1_coll_off: skipped (Open MPI's collectives need hxb-relayd on this grid; not built)"
+        exit 0
+    fi
+    relay_up
+fi
+ob1 ob1_coll_off "$NP" --mca coll_hxb_enable 0 "$top/hxb-mpi-coll"
+stats ob1_coll_off "$NP" 0
