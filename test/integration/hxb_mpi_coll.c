@@ -160,7 +160,7 @@ static void check_alltoall(comm_t *c, long n, int inplace)
 /* several non-blocking collectives outstanding at once, on two comms */
 static void check_nonblocking(comm_t *c, comm_t *d, long n, int salt)
 {
-    double *a = malloc(n * 8 + 8), *b = malloc(n * 8 + 8), *m = malloc(n * 8 + 8);
+    double *a = calloc(n + 1, 8), *b = calloc(n + 1, 8), *m = calloc(n + 1, 8);
     int *x = malloc(n * 4 + 4);
     for (long i = 0; i < n; i++) {
         a[i] = m[i] = (double)val(wrank, i, salt);
