@@ -12,7 +12,7 @@ PKGS=(build-essential autoconf automake libtool pkg-config dpkg-dev
       libucx-dev ucx-utils libopenmpi-dev openmpi-bin
       check libpcap-dev libhwloc-dev
       iproute2 nftables ethtool procps iputils-ping python3
-      clang libbpf-dev)
+      clang libbpf-dev hpcc)
 missing=()
 for p in "${PKGS[@]}"; do
     dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

@@ -1,0 +1,111 @@
+#!/bin/bash
+# Debian's hpcc (HPC Challenge 1.5, linked against Open MPI) on 8 nodes of a
+# 2x2x2 grid, one rank per node, over ob1 + btl hxb (coll hxb selected
+# automatically), with hxb-relayd on every node so that nodes sharing no
+# line reach each other. Input: test/integration/hpccinf.txt (HPL N=1600,
+# NB=80, P x Q = 2 x 4; the other tests size themselves from it). Asserts
+# from hpccoutf.txt that hpcc completed and every check passed (HPL and
+# PTRANS residuals, RandomAccess errors, STREAM validation, FFT error,
+# "Node(s) with error 0", Success=1), and that hxb carried the traffic
+# (every process's hxb stats line shows frames received). Prints the main
+# figures as notes.
+TNAME=h63
+. "$(dirname "$0")/lib.sh"
+[ -z "${HXB_TRACE:-}" ] || set -x
+command -v mpirun >/dev/null || { echo "  mpirun not installed"; exit 77; }
+command -v hpcc >/dev/null || { echo "  hpcc not installed (apt-get install hpcc)"; exit 77; }
+ldd "$(command -v hpcc)" | grep -q 'libmpi\.so\.40' ||
+    { echo "  hpcc is not linked against Open MPI (libmpi.so.40)"; exit 77; }
+[ -f "$top/.libs/mca_btl_hxb.so" ] || { echo "  btl hxb not built (libopenmpi-dev missing?)"; exit 77; }
+[ -x "$HXB_BIN/hxb-relayd" ] || { echo "  hxb-relayd not built (clang, libbpf-dev)"; exit 77; }
+tb_up --grid 2x2x2 --rails 1
+NODES=$(grep -c '^node ' "$TOPO")
+[ "$NODES" -eq 8 ] || fail "expected 8 nodes, topology has $NODES"
+relay_up
+
+COMP_PATH=
+for d in $(ompi_info --param mca base --level 9 --parsable |
+           sed -n 's/^mca:mca:base:param:mca_base_component_path:value:"\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' |
+           tr ':' ' '); do
+    [ -d "$d" ] && COMP_PATH="$COMP_PATH$d:"
+done
+[ -n "$COMP_PATH" ] || fail "cannot read Open MPI's mca_base_component_path"
+
+# hpcc reads hpccinf.txt from and writes hpccoutf.txt to its working directory
+RUN=$LOG/run
+mkdir -p "$RUN"
+cp "$top/test/integration/hpccinf.txt" "$RUN/hpccinf.txt"
+OUT=$RUN/hpccoutf.txt
+start=$(date +%s)
+on n0 env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+    timeout "${T63_TIMEOUT:-300}" mpirun --mca plm_rsh_agent "$top/contrib/testbed/hxb-rsh" \
+    --hostfile "/run/hxb/$TNAME/hostfile" --map-by node --bind-to none -np "$NODES" \
+    --wdir "$RUN" \
+    --mca mpi_yield_when_idle 1 \
+    --mca oob_tcp_if_include mgmt --mca btl_tcp_if_include mgmt \
+    --mca mca_base_component_path "$COMP_PATH$top/.libs" \
+    --mca pml ob1 --mca btl hxb,self,vader \
+    --mca btl_hxb_uct_module "$HXB_LIB" --mca btl_hxb_topo "$TOPO" \
+    --mca btl_hxb_job_key $KEY --mca btl_hxb_print_stats y \
+    --mca coll_hxb_print_stats 1 \
+    -x UCX_WARN_UNUSED_ENV_VARS=n hpcc > "$LOG/mpirun" 2>&1 ||
+    fail "hpcc: mpirun failed (rc $?): $(grep -h -m2 -E 'FAIL|rror' "$LOG/mpirun" "$OUT" 2>/dev/null)"
+elapsed=$(($(date +%s) - start))
+[ -f "$OUT" ] || fail "hpcc wrote no hpccoutf.txt"
+cp "$OUT" "$LOG/hpccoutf.txt"   # shown with the logs if a check below fails
+
+# --- hpcc completed and its own checks passed
+grep -q '^End of HPC Challenge tests' "$OUT" || fail "hpcc did not complete (no 'End of HPC Challenge tests')"
+key() { sed -n "s/^$1=//p" "$OUT" | head -1; }
+[ "$(key Success)" = 1 ] || fail "hpcc summary: Success=$(key Success)"
+[ "$(key CommWorldProcs)" = "$NODES" ] || fail "hpcc ran on $(key CommWorldProcs) processes, not $NODES"
+for s in HPL PTRANS MPIRandomAccess MPIRandomAccess_LCG MPIFFT StarSTREAM LatencyBandwidth; do
+    grep -q "^End of $s section" "$OUT" || fail "hpcc: no $s section"
+done
+! grep -n -E 'FAILED|Failed|ERROR' "$OUT" >&2 || fail "hpcc reported a failure (above)"
+# HPL: the scaled residual check
+grep -q '^||Ax-b||_oo/(eps\*(||A||_oo\*||x||_oo+||b||_oo)\*N)=.* PASSED$' "$OUT" ||
+    fail "HPL: no PASSED residual line"
+# HPL and PTRANS: "N tests completed and passed", "0 ... failed residual checks"
+n=$(grep -c 'tests completed and passed residual checks' "$OUT" || true)
+[ "$n" -ge 2 ] || fail "HPL/PTRANS: $n 'passed residual checks' lines (want HPL and PTRANS)"
+! grep -E '^ *[0-9]+ tests completed and passed residual checks' "$OUT" | grep -qE '^ *0 tests' ||
+    fail "HPL/PTRANS: a test set passed no test"
+! grep -E 'tests completed and failed residual checks' "$OUT" | grep -vqE '^ *0 tests' ||
+    fail "HPL/PTRANS: $(grep -m1 -E '^ *[1-9][0-9]* tests completed and failed' "$OUT")"
+# RandomAccess: every verification says "(passed)" (hpcc tolerates <= 1 % errors)
+n=$(grep -c '^Found [0-9]* errors in [0-9]* locations' "$OUT" || true)
+[ "$n" -ge 4 ] || fail "RandomAccess: only $n verification lines"
+! grep '^Found [0-9]* errors in [0-9]* locations' "$OUT" | grep -qv '(passed)\.$' ||
+    fail "RandomAccess: $(grep '^Found [0-9]* errors' "$OUT" | grep -v '(passed)' | head -1)"
+# STREAM validation; the embarrassingly parallel tests' per-node error counts
+grep -q '^Solution Validates' "$OUT" || fail "STREAM: no 'Solution Validates'"
+! grep '^Node(s) with error' "$OUT" | grep -qv '^Node(s) with error 0$' ||
+    fail "$(grep '^Node(s) with error' "$OUT" | grep -v 'error 0$' | head -1)"
+# MPI FFT: max(|x-x0|) after forward + inverse transform of values in [0,1)
+awk -v e="$(key MPIFFT_maxErr)" 'BEGIN { exit !(e != "" && e + 0 < 1e-10) }' ||
+    fail "MPIFFT: maxErr=$(key MPIFFT_maxErr)"
+# every headline figure is there and positive
+for k in HPL_Tflops PTRANS_GBs MPIRandomAccess_GUPs MPIRandomAccess_LCG_GUPs MPIFFT_Gflops \
+         StarSTREAM_Triad AvgPingPongLatency_usec AvgPingPongBandwidth_GBytes \
+         NaturallyOrderedRingBandwidth_GBytes RandomlyOrderedRingLatency_usec; do
+    awk -v v="$(key $k)" 'BEGIN { exit !(v != "" && v + 0 > 0) }' || fail "hpcc summary: $k='$(key $k)'"
+done
+
+# --- hxb carried the traffic: every process received frames over hxb
+n=$(grep -c '^hxb stats .* rx_frames=[1-9]' "$LOG/mpirun" || true)
+[ "$n" -eq "$NODES" ] || fail "hxb carried nothing in $((NODES - n)) of $NODES processes"
+n=$(grep -c '^coll hxb stats:' "$LOG/mpirun" || true)
+[ "$n" -eq "$NODES" ] || fail "$n of $NODES processes printed coll hxb stats"
+fwd=0
+for f in "$LOG"/relay-n*; do fwd=$((fwd + $(grep -o ' forwarded=[0-9]*' "$f" | head -1 | cut -d= -f2))); done
+
+note "hpcc completed on $NODES nodes in ${elapsed}s; all checks passed"
+note "HPL: N=$(key HPL_N) NB=$(key HPL_NB) $(awk -v t="$(key HPL_Tflops)" 'BEGIN { printf "%.3f", t * 1000 }') Gflop/s"
+note "PTRANS: $(key PTRANS_GBs) GB/s;  MPIFFT: $(key MPIFFT_Gflops) Gflop/s (N=$(key MPIFFT_N))"
+note "MPIRandomAccess: $(key MPIRandomAccess_GUPs) GUP/s;  _LCG: $(key MPIRandomAccess_LCG_GUPs) GUP/s"
+note "b_eff ping-pong latency min/avg/max: $(key MinPingPongLatency_usec) / $(key AvgPingPongLatency_usec) / $(key MaxPingPongLatency_usec) us"
+note "b_eff ping-pong bandwidth min/avg/max: $(key MinPingPongBandwidth_GBytes) / $(key AvgPingPongBandwidth_GBytes) / $(key MaxPingPongBandwidth_GBytes) GB/s"
+note "b_eff ring: natural $(key NaturallyOrderedRingLatency_usec) us $(key NaturallyOrderedRingBandwidth_GBytes) GB/s, random $(key RandomlyOrderedRingLatency_usec) us $(key RandomlyOrderedRingBandwidth_GBytes) GB/s"
+note "n0 $(grep -m1 '^hxb stats node 0 ' "$LOG/mpirun" | grep -oE 'tx_frames=[0-9]+ rx_frames=[0-9]+ retransmits=[0-9]+')"
+note "relays forwarded $fwd frames;  $(grep -m1 '^coll hxb stats:' "$LOG/mpirun")"
