@@ -25,6 +25,7 @@ void hxb_engine_cfg_default(hxb_engine_cfg_t *c)
     c->rto_min = 1e-3;
     c->rto_init = 20e-3;
     c->yield_idle = 0;
+    c->rack = 1;
     c->rto_max = 200e-3;
     c->ack_delay = 20e-6;
     c->ack_every = 16;
@@ -258,6 +259,7 @@ static void peer_reset(hxb_peer_t *p, uint32_t epoch)
     memset(p->rail_ctr, 0, sizeof(p->rail_ctr));
     memset(p->rail_hi, 0, sizeof(p->rail_hi));
     p->rack_sent = p->rack_rtt = p->rack_check_at = 0;
+    memset(p->rail_losses, 0, sizeof(p->rail_losses));
     p->epoch = epoch;
     p->failed = 0;
     p->last_ack_progress = e->now;

@@ -47,6 +47,7 @@ typedef struct hxb_engine_cfg {
     double   peer_timeout;    /* no progress for this long: peer failed  */
     double   probe_interval;  /* liveness probes of suspect rails        */
     int      yield_idle;      /* sched_yield() when a poll finds nothing */
+    int      rack;            /* time-based loss detection across rails  */
 } hxb_engine_cfg_t;
 
 typedef struct hxb_callbacks {

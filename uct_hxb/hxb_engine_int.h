@@ -88,6 +88,8 @@ struct hxb_peer {
     uint32_t       suspect_mask;   /* rails that lost frames, being probed  */
     double         suspect_since[HXB_MAX_RAILS];
     double         rail_last_ack[HXB_MAX_RAILS]; /* last ack of a frame sent on it */
+    double         rail_srtt[HXB_MAX_RAILS], rail_rttvar[HXB_MAX_RAILS];
+    unsigned       rail_losses[HXB_MAX_RAILS]; /* RACK losses since its last ack */
     /* TX */
     uint32_t       tx_next, tx_push, tx_una;
     hxb_txslot_t  *tx;

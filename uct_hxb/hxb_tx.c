@@ -337,6 +337,20 @@ static void rail_acked(hxb_peer_t *p, hxb_txslot_t *s)
     if (s->state != TX_INFLIGHT || s->retx != 0) {
         return;
     }
+    {
+        /* each rail has its own queue: its own round trip, for RACK */
+        double rtt = p->e->now - s->sent_at, d;
+        unsigned r = s->rail;
+        if (p->rail_srtt[r] == 0) {
+            p->rail_srtt[r] = rtt;
+            p->rail_rttvar[r] = rtt / 2;
+        } else {
+            d = rtt > p->rail_srtt[r] ? rtt - p->rail_srtt[r] : p->rail_srtt[r] - rtt;
+            p->rail_rttvar[r] = 0.75 * p->rail_rttvar[r] + 0.25 * d;
+            p->rail_srtt[r] = 0.875 * p->rail_srtt[r] + 0.125 * rtt;
+        }
+        p->rail_losses[r] = 0;
+    }
     p->rail_last_ack[s->rail] = p->e->now;
     if (hxb_seq_lt(p->rail_hi[s->rail], s->rail_ctr)) {
         p->rail_hi[s->rail] = s->rail_ctr;
@@ -376,7 +390,7 @@ static void tx_suspect_rail(hxb_peer_t *p, int r)
 static void tx_detect_losses(hxb_peer_t *p)
 {
     hxb_engine_t *e = p->e;
-    double now = e->now, next = 0, reo, due;
+    double now = e->now, next = 0, reo, due, span;
     uint32_t seq;
 
     reo = p->srtt / 8;
@@ -396,7 +410,13 @@ static void tx_detect_losses(hxb_peer_t *p)
         if (s->sent_at >= p->rack_sent) {
             continue;
         }
-        due = s->sent_at + p->rack_rtt + reo;
+        /* overdue by the later frame's round trip and by what this
+         * frame's own rail usually takes (rails queue differently) */
+        span = p->rail_srtt[s->rail] + 4 * p->rail_rttvar[s->rail];
+        if (span < p->rack_rtt) {
+            span = p->rack_rtt;
+        }
+        due = s->sent_at + span + reo;
         if (now < due) {
             if (!next || due < next) {
                 next = due;
@@ -404,10 +424,11 @@ static void tx_detect_losses(hxb_peer_t *p)
             continue;
         }
         e->stats.rack_retx++;
-        if (p->rail_last_ack[s->rail] < s->sent_at &&
+        if (++p->rail_losses[s->rail] >= 4 &&
+            p->rail_last_ack[s->rail] < s->sent_at &&
             !(p->suspect_mask & (1u << s->rail))) {
-            /* nothing came back on this rail since the frame left, while a
-             * later frame on another rail did: the rail is suspect */
+            /* several frames lost on this rail and nothing came back on it
+             * since they left, while later frames on other rails did */
             tx_suspect_rail(p, s->rail);
         } else {
             tx_retransmit(p, seq, s);
@@ -424,7 +445,7 @@ static void rack_update(hxb_peer_t *p, const hxb_txslot_t *s)
 {
     double rtt = p->e->now - s->sent_at;
 
-    if (s->state != TX_INFLIGHT || s->sent_at <= p->rack_sent ||
+    if (!p->e->cfg.rack || s->state != TX_INFLIGHT || s->sent_at <= p->rack_sent ||
         (s->retx && rtt < p->min_rtt)) {
         return;
     }

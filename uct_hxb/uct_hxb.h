@@ -81,6 +81,7 @@ typedef struct uct_hxb_iface_config {
     double                   rail_speed;
     int                      print_stats;
     int                      relay;
+    int                      rack;
 } uct_hxb_iface_config_t;
 
 typedef struct uct_hxb_iface {

@@ -96,6 +96,12 @@ static ucs_config_field_t uct_hxb_iface_config_table[] = {
      "topology file and raw rails; UDP rails cannot be relayed).",
      ucs_offsetof(uct_hxb_iface_config_t, relay), UCS_CONFIG_TYPE_TERNARY},
 
+    {"RACK", "y",
+     "Find lost frames by time across rails (RACK): a frame is lost once a\n"
+     "later-sent frame was acknowledged and it is overdue by its rail's round\n"
+     "trip. Repairs a rail's last frames without waiting for the RTO.",
+     ucs_offsetof(uct_hxb_iface_config_t, rack), UCS_CONFIG_TYPE_BOOL},
+
     {"PRINT_STATS", "n",
      "Print the interface's counters (frames, retransmissions, and every\n"
      "reason a received frame was dropped) to stderr when it is closed.",
@@ -631,6 +637,7 @@ static UCS_CLASS_INIT_FUNC(uct_hxb_iface_t, uct_md_h md, uct_worker_h worker,
     ecfg.ack_delay     = config->ack_delay;
     ecfg.peer_timeout  = config->peer_timeout;
     ecfg.rail_inflight = config->rail_inflight;
+    ecfg.rack          = config->rack;
     /* the epoch orders incarnations of (node, proc): wall-clock ms, so a
      * restarted process has a later one and stray frames of the old run
      * are recognised as older (PROTOCOL.md 8.9) */
