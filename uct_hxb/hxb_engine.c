@@ -423,7 +423,7 @@ unsigned hxb_engine_progress(hxb_engine_t *e)
             hxb_rx_send_ack(p);
         }
         hxb_tx_timers(p);
-        if (!p->rx_unacked && hxb_peer_tx_idle(p) && !p->gets_pending) {
+        if (!p->rx_unacked && hxb_peer_tx_idle(p)) {   /* idle includes GETs */
             p->active = 0;          /* nothing left to do for this peer */
             *pp = p->anext;
         } else {

@@ -309,6 +309,21 @@ static void slot_release(hxb_peer_t *p, hxb_txslot_t *s, int status)
     }
 }
 
+/* RFC 6298 smoothing: gains 1/8 for the mean, 1/4 for the deviation */
+static void rtt_smooth(double *srtt, double *rttvar, double rtt)
+{
+    double d;
+
+    if (*srtt == 0) {
+        *srtt = rtt;
+        *rttvar = rtt / 2;
+        return;
+    }
+    d = rtt > *srtt ? rtt - *srtt : *srtt - rtt;
+    *rttvar = 0.75 * *rttvar + 0.25 * d;
+    *srtt = 0.875 * *srtt + 0.125 * rtt;
+}
+
 static void rtt_sample(hxb_peer_t *p, double rtt)
 {
     const hxb_engine_cfg_t *c = &p->e->cfg;
@@ -316,14 +331,7 @@ static void rtt_sample(hxb_peer_t *p, double rtt)
     if (p->min_rtt == 0 || rtt < p->min_rtt) {
         p->min_rtt = rtt;
     }
-    if (p->srtt == 0) {
-        p->srtt = rtt;
-        p->rttvar = rtt / 2;
-    } else {
-        double d = rtt > p->srtt ? rtt - p->srtt : p->srtt - rtt;
-        p->rttvar = 0.75 * p->rttvar + 0.25 * d;
-        p->srtt = 0.875 * p->srtt + 0.125 * rtt;
-    }
+    rtt_smooth(&p->srtt, &p->rttvar, rtt);
     p->rto = p->srtt + 4 * p->rttvar;
     if (p->rto < c->rto_min) p->rto = c->rto_min;
     if (p->rto > c->rto_max) p->rto = c->rto_max;
@@ -337,20 +345,10 @@ static void rail_acked(hxb_peer_t *p, hxb_txslot_t *s)
     if (s->state != TX_INFLIGHT || s->retx != 0) {
         return;
     }
-    {
-        /* each rail has its own queue: its own round trip, for RACK */
-        double rtt = p->e->now - s->sent_at, d;
-        unsigned r = s->rail;
-        if (p->rail_srtt[r] == 0) {
-            p->rail_srtt[r] = rtt;
-            p->rail_rttvar[r] = rtt / 2;
-        } else {
-            d = rtt > p->rail_srtt[r] ? rtt - p->rail_srtt[r] : p->rail_srtt[r] - rtt;
-            p->rail_rttvar[r] = 0.75 * p->rail_rttvar[r] + 0.25 * d;
-            p->rail_srtt[r] = 0.875 * p->rail_srtt[r] + 0.125 * rtt;
-        }
-        p->rail_losses[r] = 0;
-    }
+    /* each rail has its own queue: its own round trip, for RACK */
+    rtt_smooth(&p->rail_srtt[s->rail], &p->rail_rttvar[s->rail],
+               p->e->now - s->sent_at);
+    p->rail_losses[s->rail] = 0;
     p->rail_last_ack[s->rail] = p->e->now;
     if (hxb_seq_lt(p->rail_hi[s->rail], s->rail_ctr)) {
         p->rail_hi[s->rail] = s->rail_ctr;
@@ -577,7 +575,7 @@ void hxb_tx_timers(hxb_peer_t *p)
     hxb_engine_t *e = p->e;
     double now = e->now;
     uint32_t seq;
-    int fired = 0, r;
+    int r;
 
     if (p->failed) {
         return;
@@ -617,10 +615,8 @@ void hxb_tx_timers(hxb_peer_t *p)
             if (now - p->rail_last_ack[r] > 2 * p->rto &&
                 !(p->suspect_mask & (1u << r))) {
                 tx_suspect_rail(p, r);
-                fired++;
             } else {
                 tx_retransmit(p, old_seq, old);
-                fired++;
             }
             p->rto *= 2;
             if (p->rto > e->cfg.rto_max) {

@@ -50,6 +50,20 @@ ucp_pair() {
     note "$name: $(grep -h 'hxb_ucp_test: ok' "$LOG/$name.cli" | sed 's/hxb_ucp_test: ok: //')"
 }
 
+# Open MPI's own component directories that exist, each followed by ':'.
+# Open MPI 4.1 stops scanning mca_base_component_path at the first missing
+# directory (e.g. ~/.openmpi/components), so ours is appended to these only.
+ompi_comp_path() {
+    local d p=
+    for d in $(ompi_info --param mca base --level 9 --parsable |
+               sed -n 's/^mca:mca:base:param:mca_base_component_path:value:"\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' |
+               tr ':' ' '); do
+        [ -d "$d" ] && p="$p$d:"
+    done
+    [ -n "$p" ] || fail "cannot read Open MPI's mca_base_component_path"
+    echo "$p"
+}
+
 # stat LOGFILE COUNTER: the counter from the hxb stats line of that process
 stat() { grep -o " $2=[0-9]*" "$1" | head -1 | cut -d= -f2; }
 EXTRA_ENV=${EXTRA_ENV:-}

@@ -18,13 +18,7 @@ tb_up --grid 2 --rails 2
 # Open MPI's own component path (its existing directories: Open MPI 4.1
 # stops scanning at a missing one, e.g. ~/.openmpi/components), plus the
 # BTL in the build tree
-COMP_PATH=
-for d in $(ompi_info --param mca base --level 9 --parsable |
-           sed -n 's/^mca:mca:base:param:mca_base_component_path:value:"\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' |
-           tr ':' ' '); do
-    [ -d "$d" ] && COMP_PATH="$COMP_PATH$d:"
-done
-[ -n "$COMP_PATH" ] || fail "cannot read Open MPI's mca_base_component_path"
+COMP_PATH=$(ompi_comp_path)
 # mpirun runs inside node n0 and starts n1's daemon through hxb-rsh
 mpi() {
     local name=$1; shift

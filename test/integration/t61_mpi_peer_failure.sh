@@ -10,12 +10,7 @@ command -v mpirun >/dev/null || { echo "  mpirun not installed"; exit 77; }
     { echo "  BTL not built (libopenmpi-dev missing?)"; exit 77; }
 tb_up --grid 2 --rails 2
 
-COMP_PATH=
-for d in $(ompi_info --param mca base --level 9 --parsable |
-           sed -n 's/^mca:mca:base:param:mca_base_component_path:value:"\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' |
-           tr ':' ' '); do
-    [ -d "$d" ] && COMP_PATH="$COMP_PATH$d:"
-done
+COMP_PATH=$(ompi_comp_path)
 
 on n0 env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
     timeout 60 mpirun --mca plm_rsh_agent "$top/contrib/testbed/hxb-rsh" \

@@ -25,13 +25,7 @@ tb_up --grid "$GRID" --rails 1
 NODES=$(grep -c '^node ' "$TOPO")
 NP=$((2 * NODES))
 
-COMP_PATH=
-for d in $(ompi_info --param mca base --level 9 --parsable |
-           sed -n 's/^mca:mca:base:param:mca_base_component_path:value:"\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' |
-           tr ':' ' '); do
-    [ -d "$d" ] && COMP_PATH="$COMP_PATH$d:"
-done
-[ -n "$COMP_PATH" ] || fail "cannot read Open MPI's mca_base_component_path"
+COMP_PATH=$(ompi_comp_path)
 
 mpi() {
     local name=$1; shift

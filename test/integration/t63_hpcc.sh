@@ -23,13 +23,7 @@ NODES=$(grep -c '^node ' "$TOPO")
 [ "$NODES" -eq 8 ] || fail "expected 8 nodes, topology has $NODES"
 relay_up
 
-COMP_PATH=
-for d in $(ompi_info --param mca base --level 9 --parsable |
-           sed -n 's/^mca:mca:base:param:mca_base_component_path:value:"\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' |
-           tr ':' ' '); do
-    [ -d "$d" ] && COMP_PATH="$COMP_PATH$d:"
-done
-[ -n "$COMP_PATH" ] || fail "cannot read Open MPI's mca_base_component_path"
+COMP_PATH=$(ompi_comp_path)
 
 # hpcc reads hpccinf.txt from and writes hpccoutf.txt to its working directory
 RUN=$LOG/run
