@@ -7,6 +7,7 @@
 #define HXB_HB_MAX    (sizeof(hxb_hdr_t) + 32)  /* header + largest extension */
 #define HXB_MAX_GETS  1024
 #define HXB_PEER_HASH 256
+#define HXB_REO_DECAY 0.25    /* s: a widened reordering window halves */
 
 enum { TX_FREE = 0, TX_QUEUED, TX_INFLIGHT, TX_SACKED };
 enum { RX_EMPTY = 0, RX_HELD, RX_DONE };
@@ -103,6 +104,8 @@ struct hxb_peer {
     double         rack_sent;      /* send time of the latest-sent frame acked */
     double         rack_rtt;       /* its round trip                          */
     double         rack_check_at;  /* a loss becomes due then (0: none)       */
+    unsigned       reo_mult;       /* reordering window, in units of reo     */
+    double         reo_decay_at;   /* when reo_mult next shrinks             */
     double         last_ack_progress;
     double         last_rx;        /* last frame accepted from the peer     */
     unsigned       tx_inflight;
@@ -112,6 +115,7 @@ struct hxb_peer {
     uint32_t       rx_hi;          /* one past the highest seq received    */
     hxb_rxslot_t  *rx;
     unsigned       rx_unacked;
+    uint16_t       rx_dups;        /* duplicates since our last ACK         */
     double         ack_due;
     int            ack_now;
     uint8_t       *asm_buf;        /* AM reassembly                          */
@@ -152,6 +156,7 @@ void hxb_engine_flush_rails(hxb_engine_t *e);
 /* hxb_tx.c */
 void hxb_tx_hdr(hxb_peer_t *p, hxb_hdr_t *h, unsigned kind, size_t len);
 void hxb_tx_progress(hxb_peer_t *p);
+void hxb_tx_spurious(hxb_peer_t *p, unsigned n);
 void hxb_tx_ack_rcvd(hxb_peer_t *p, uint32_t cum, const uint64_t *bits,
                      unsigned nbits);
 void hxb_tx_timers(hxb_peer_t *p);

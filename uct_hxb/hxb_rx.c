@@ -166,6 +166,8 @@ void hxb_rx_send_ack(hxb_peer_t *p)
         }
     }
     a.ext.nbits = (uint16_t)nbits;
+    a.ext.dups = p->rx_dups;
+    p->rx_dups = 0;
     hxb_tx_send_unseq(p, -1, HXB_K_ACK, &a, sizeof(a.ext) + nbits / 8);
     p->e->stats.acks_sent++;
     p->rx_unacked = 0;
@@ -190,6 +192,9 @@ void hxb_rx_frame(hxb_peer_t *p, hxb_rail_t *rail, hxb_hdr_t *h, size_t size)
     if (h->kind == HXB_K_ACK) {
         hxb_ack_ext_t *a = (hxb_ack_ext_t *)(h + 1);
         e->stats.acks_rcvd++;
+        if (a->dups) {
+            hxb_tx_spurious(p, a->dups);
+        }
         hxb_tx_ack_rcvd(p, a->cum, (const uint64_t *)(a + 1), a->nbits);
         return;
     }
@@ -227,6 +232,7 @@ void hxb_rx_frame(hxb_peer_t *p, hxb_rail_t *rail, hxb_hdr_t *h, size_t size)
     seq = h->seq;
     if (hxb_seq_lt(seq, p->rx_next)) {
         e->stats.drops[HXB_DROP_DUP]++;
+        p->rx_dups += p->rx_dups < UINT16_MAX;
         p->ack_now = 1;                      /* our ack was probably lost */
         rx_mark(p);
         return;
@@ -238,6 +244,7 @@ void hxb_rx_frame(hxb_peer_t *p, hxb_rail_t *rail, hxb_hdr_t *h, size_t size)
     slot = RSLOT(p, seq);
     if (slot->state != RX_EMPTY) {
         e->stats.drops[HXB_DROP_DUP]++;
+        p->rx_dups += p->rx_dups < UINT16_MAX;
         p->ack_now = 1;
         rx_mark(p);
         return;

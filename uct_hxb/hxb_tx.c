@@ -356,23 +356,52 @@ static void rail_acked(hxb_peer_t *p, hxb_txslot_t *s)
     p->suspect_mask &= ~(1u << s->rail);
 }
 
-/* Stop preferring rail r for this peer: move every frame in flight on it
- * to the other rails and probe it at once; a PONG restores it (hxb_rx.c),
- * so a rail suspected wrongly is back after one round trip. */
+/* Stop preferring rail r for this peer and probe it at once; a PONG
+ * restores it (hxb_rx.c), so a rail suspected wrongly is back after one
+ * round trip. The frames in flight on it stay: RACK finds each one lost
+ * when it is due. Moving them all at once doubled a deep queue's worth of
+ * frames whenever a rail was merely slow, and the duplicates slowed the
+ * other rails into suspicion in turn. */
 static void tx_suspect_rail(hxb_peer_t *p, int r)
 {
     hxb_engine_t *e = p->e;
-    uint32_t seq;
 
     p->suspect_mask |= 1u << r;
     p->suspect_since[r] = e->now - e->cfg.probe_interval;
     e->stats.rail_failovers++;
-    for (seq = p->tx_una; seq != p->tx_push; seq++) {
-        hxb_txslot_t *s = SLOT(p, seq);
-        if (s->state == TX_INFLIGHT && s->rail == r) {
-            tx_retransmit(p, seq, s);
+}
+
+/* The peer received n duplicates: retransmissions were spurious, frames
+ * were late, not lost. Widen the reordering window (RFC 8985's DSACK
+ * rule); it shrinks back over time (tx_reo_window). */
+void hxb_tx_spurious(hxb_peer_t *p, unsigned n)
+{
+    p->e->stats.spurious += n;
+    if (p->reo_mult < 64) {
+        p->reo_mult = p->reo_mult ? p->reo_mult * 2 : 2;
+    }
+    p->reo_decay_at = p->e->now + HXB_REO_DECAY;
+}
+
+/* how late a frame may be, beyond its round trip, before it counts lost */
+static double tx_reo_window(hxb_peer_t *p)
+{
+    double reo = p->srtt / 8, cap = p->srtt + 4 * p->rttvar;
+
+    if (reo < 100e-6) {
+        reo = 100e-6;
+    }
+    if (p->reo_mult > 1) {
+        if (p->e->now >= p->reo_decay_at) {
+            p->reo_mult /= 2;
+            p->reo_decay_at = p->e->now + HXB_REO_DECAY;
+        }
+        reo *= p->reo_mult;
+        if (reo > cap && cap > 100e-6) {
+            reo = cap;
         }
     }
+    return reo;
 }
 
 /* Loss detection without timeouts, two rules:
@@ -391,10 +420,7 @@ static void tx_detect_losses(hxb_peer_t *p)
     double now = e->now, next = 0, reo, due, span;
     uint32_t seq;
 
-    reo = p->srtt / 8;
-    if (reo < 100e-6) {
-        reo = 100e-6;
-    }
+    reo = tx_reo_window(p);
     for (seq = p->tx_una; seq != p->tx_push; seq++) {
         hxb_txslot_t *s = SLOT(p, seq);
         if (s->state != TX_INFLIGHT) {
@@ -428,9 +454,8 @@ static void tx_detect_losses(hxb_peer_t *p)
             /* several frames lost on this rail and nothing came back on it
              * since they left, while later frames on other rails did */
             tx_suspect_rail(p, s->rail);
-        } else {
-            tx_retransmit(p, seq, s);
         }
+        tx_retransmit(p, seq, s);
     }
     p->rack_check_at = next;
 }
@@ -570,6 +595,25 @@ static void peer_fail(hxb_peer_t *p)
     }
 }
 
+/* Rail r acknowledged nothing since `since` while another rail did: the
+ * rail, not the peer, is the problem. When every rail is silent the peer
+ * (descheduled, its queues deep) is, and moving frames would only add
+ * duplicates to its backlog. */
+static int rail_silent_alone(const hxb_peer_t *p, int r, double since)
+{
+    int q;
+
+    if (p->rail_last_ack[r] >= since) {
+        return 0;
+    }
+    for (q = 0; q < p->e->nrails; q++) {
+        if (q != r && (p->rail_mask & (1u << q)) && p->rail_last_ack[q] > since) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 void hxb_tx_timers(hxb_peer_t *p)
 {
     hxb_engine_t *e = p->e;
@@ -600,10 +644,20 @@ void hxb_tx_timers(hxb_peer_t *p)
         hxb_txslot_t *old = NULL;
         uint32_t old_seq = 0;
 
+        double rto[HXB_MAX_RAILS];
+
+        /* a frame times out by its own rail's round trip too: the peer's
+         * estimate follows the freshest frames, which found short queues */
+        for (r = 0; r < e->nrails; r++) {
+            rto[r] = p->rail_srtt[r] + 4 * p->rail_rttvar[r];
+            if (rto[r] < p->rto) {
+                rto[r] = p->rto;
+            }
+        }
         p->next_rto_check = now + e->cfg.rto_min / 2;
         for (seq = p->tx_una; seq != p->tx_push; seq++) {
             hxb_txslot_t *s = SLOT(p, seq);
-            if (s->state == TX_INFLIGHT && now - s->sent_at >= p->rto &&
+            if (s->state == TX_INFLIGHT && now - s->sent_at >= rto[s->rail] &&
                 (!old || s->sent_at < old->sent_at)) {
                 old = s;
                 old_seq = seq;
@@ -612,12 +666,11 @@ void hxb_tx_timers(hxb_peer_t *p)
         if (old) {
             r = old->rail;
             e->stats.rto_fired++;
-            if (now - p->rail_last_ack[r] > 2 * p->rto &&
+            if (rail_silent_alone(p, r, old->sent_at) &&
                 !(p->suspect_mask & (1u << r))) {
                 tx_suspect_rail(p, r);
-            } else {
-                tx_retransmit(p, old_seq, old);
             }
+            tx_retransmit(p, old_seq, old);
             p->rto *= 2;
             if (p->rto > e->cfg.rto_max) {
                 p->rto = e->cfg.rto_max;

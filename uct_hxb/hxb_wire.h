@@ -81,7 +81,9 @@ typedef struct __attribute__((packed)) hxb_get_resp_ext {
 typedef struct __attribute__((packed)) hxb_ack_ext {
     uint32_t cum;         /* every seq < cum was received                    */
     uint16_t nbits;       /* bits of the bitmap that follow (multiple of 64)  */
-    uint16_t pad;
+    uint16_t dups;        /* duplicates received since the previous ACK
+                           * (saturating): the sender's retransmissions were
+                           * spurious, like TCP's DSACK (0 from old peers)  */
     /* uint64_t bitmap[nbits/64]: bit i set = seq cum+1+i was received       */
 } hxb_ack_ext_t;
 
