@@ -398,6 +398,7 @@ unsigned hxb_engine_progress(hxb_engine_t *e)
     int i, drained = 1;
 
     e->now = hxb_now();
+    e->pass++;
     for (i = 0; i < e->nrails; i++) {
         int got = e->rails[i]->ops->recv(e->rails[i], engine_rx_cb, e, 64);
         n += got;
@@ -414,11 +415,14 @@ unsigned hxb_engine_progress(hxb_engine_t *e)
         /* data going out carries the cumulative ack */
         hxb_tx_progress(p);
         /* Acks are coalesced only while frames keep coming: once every
-         * rail's queue is drained, what is owed goes now. A caller may not
-         * call progress again for a long time (it got its data and blocks
-         * elsewhere), and the sender must not wait for its timeout. */
+         * rail's queue is drained, what is owed goes at the next progress
+         * call (a caller may block elsewhere for long once it has its
+         * data, and the sender must not wait for its timeout) - not in
+         * this one: the caller usually answers first (a reply, a
+         * rendezvous step), and its frame carries the ack for free. */
         if (p->rx_unacked &&
-            (p->ack_now || drained || p->rx_unacked >= e->cfg.ack_every ||
+            (p->ack_now || (drained && p->rx_pass != e->pass) ||
+             p->rx_unacked >= e->cfg.ack_every ||
              e->now >= p->ack_due)) {
             hxb_rx_send_ack(p);
         }

@@ -116,6 +116,7 @@ struct hxb_peer {
     hxb_rxslot_t  *rx;
     unsigned       rx_unacked;
     uint16_t       rx_dups;        /* duplicates since our last ACK         */
+    unsigned       rx_pass;        /* progress pass of the last frame in    */
     double         ack_due;
     int            ack_now;
     uint8_t       *asm_buf;        /* AM reassembly                          */
@@ -144,6 +145,7 @@ struct hxb_engine {
     uint32_t           get_gen;
     double             now;
     double             next_timer, next_link_check;
+    unsigned           pass;           /* progress calls so far               */
     hxb_engine_stats_t stats;
 };
 

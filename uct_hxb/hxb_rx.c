@@ -176,6 +176,7 @@ void hxb_rx_send_ack(hxb_peer_t *p)
 
 static void rx_mark(hxb_peer_t *p)
 {
+    p->rx_pass = p->e->pass;
     if (p->rx_unacked++ == 0) {
         p->ack_due = p->e->now + p->e->cfg.ack_delay;
     }
