@@ -3,7 +3,8 @@
  * It attaches the tc program (hxb_relay_bpf.c) to the ingress of every rail
  * the topology file lists for this node and keeps the program's port map
  * right: for each (dimension, coordinate, arrival rail) the rail to send on
- * and the neighbour's MAC there. A rail counts as live when its link is up
+ * and the neighbour's MAC there (every coordinate of each of our lines,
+ * also those no route fixes: the program detours through them). A rail counts as live when its link is up
  * and the neighbour on it is alive: every node's daemon says HELLO on each
  * rail every interval, and a neighbour that was heard and then missed
  * --dead intervals is dead until it is heard again. Never heard counts as
@@ -248,7 +249,7 @@ static int write_stats(const char *path, const char *name, int stats_fd,
                        char *last, size_t lastlen)
 {
     static const char *names[HXB_RELAY_NCOUNTERS] = {
-        "forwarded", "local", "hop_limit", "no_route", "deflected"};
+        "forwarded", "local", "hop_limit", "no_route", "deflected", "detour"};
     int ncpu = libbpf_num_possible_cpus(), i, j, n = 0;
     char buf[8192], tmp[4200];
     unsigned long long sum;
