@@ -7,7 +7,9 @@
  * dimension the frame arrived on: the next dimension, cyclically after the
  * arrival one, in which it differs from the destination. No header field
  * is needed, relays keep no state, and each hop fixes one dimension for good,
- * so a path has at most 3 hops and cannot loop. The three rotations of a
+ * so a path has at most 3 hops and cannot loop. (The BPF program also
+ * detours around a dead last hop along a dimension already fixed; only the
+ * hop limit bounds such paths, see doc/PROTOCOL.md 8.10.) The three rotations of a
  * 3-D route have disjoint relays (XYZ: x'yz, x'y'z; YZX: xy'z, xy'z';
  * ZXY: xyz', x'yz'), which is what multi-path striping and failover need.
  *

@@ -94,6 +94,8 @@ typedef struct uct_hxb_iface {
     hxb_topo_t             topo;
     int                    have_topo;
     int                    relay;        /* reach off-line peers via relays */
+    int                    relay_check;  /* only while hxb-relayd runs here */
+    int                    relay_warned;
     int                    port_fd;      /* raw mode: holds our proc id */
     int                    epfd;         /* event fd: epoll over rails  */
     int                    print_stats;

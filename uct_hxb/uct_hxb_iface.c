@@ -6,6 +6,7 @@
 #include "hxb_config.h"
 #endif
 #include "uct_hxb.h"
+#include "hxb_relay_mark.h"
 #include "hxb_route.h"
 
 #include <arpa/inet.h>
@@ -93,7 +94,8 @@ static ucs_config_field_t uct_hxb_iface_config_table[] = {
     {"RELAY", "try",
      "Reach nodes that share no line with this one through relay nodes\n"
      "(hxb-relayd on every node, doc/DESIGN.md). yes, no, or try (= yes with a\n"
-     "topology file and raw rails; UDP rails cannot be relayed).",
+     "topology file and raw rails while hxb-relayd runs on this node; UDP rails\n"
+     "cannot be relayed).",
      ucs_offsetof(uct_hxb_iface_config_t, relay), UCS_CONFIG_TYPE_TERNARY},
 
     {"RACK", "y",
@@ -288,6 +290,29 @@ static uint32_t prefix_mask(unsigned prefix)
     return prefix ? htonl(~0u << (32 - prefix)) : 0;
 }
 
+/* Relayed peers count as reachable only while relaying is active here
+ * (hxb-relayd's mark, hxb_relay_mark.h), unless UCX_HXB_RELAY=yes: without
+ * the daemons their frames would vanish and the peer time out much later,
+ * with nothing saying why. */
+static int uct_hxb_iface_relay_active(uct_hxb_iface_t *iface, int node)
+{
+    char path[256];
+
+    if (!iface->relay_check || hxb_relay_mark_check(path, sizeof(path))) {
+        return 1;
+    }
+    if (!iface->relay_warned) {
+        iface->relay_warned = 1;
+        ucs_warn("hxb: node %s shares no line with node %s and is reached only "
+                 "through relays, but hxb-relayd does not run on this node (%s "
+                 "missing): start hxb-relayd on every node (README.md, "
+                 "Relaying), or set UCX_HXB_RELAY=yes if something else relays",
+                 iface->topo.nodes[node].name,
+                 iface->topo.nodes[iface->dev_addr.node].name, path);
+    }
+    return 0;
+}
+
 /* Which local rails reach the peer, and its address on each. With a
  * topology file: on the peer's line, the peer's interface of the same
  * dimension and rail; with relaying, also every rail of a dimension in which
@@ -303,8 +328,14 @@ uint32_t uct_hxb_iface_peer_rails(uct_hxb_iface_t *iface,
     int me = iface->dev_addr.node, i, j, hop;
     const hxb_topo_iface_t *ti;
     uint32_t mask = 0;
-    unsigned diff;
+    unsigned diff = 0;
+    int relay = iface->relay;
 
+    if (relay && iface->have_topo && (dev->node < iface->topo.num_nodes) &&
+        (dev->node != me)) {
+        diff  = hxb_route_diff(&iface->topo, me, dev->node);
+        relay = !(diff & (diff - 1)) || uct_hxb_iface_relay_active(iface, dev->node);
+    }
     for (i = 0; i < hxb_engine_num_rails(iface->engine); i++) {
         hxb_rail_t *r = hxb_engine_rail(iface->engine, i);
         if (iface->have_topo) {
@@ -313,7 +344,7 @@ uint32_t uct_hxb_iface_peer_rails(uct_hxb_iface_t *iface,
             }
             diff = hxb_route_diff(&iface->topo, me, dev->node);
             if ((diff != UCS_BIT(r->dim)) &&
-                (!iface->relay || !(diff & UCS_BIT(r->dim)))) {
+                (!relay || !(diff & UCS_BIT(r->dim)))) {
                 continue;
             }
             hop = hxb_route_next_hop(&iface->topo, me, dev->node, r->dim);
@@ -694,6 +725,8 @@ static UCS_CLASS_INIT_FUNC(uct_hxb_iface_t, uct_md_h md, uct_worker_h worker,
     /* relays forward raw frames only (hxb-relayd's tc program) */
     self->relay = self->have_topo && (self->mode == HXB_RAIL_RAW) &&
                   (config->relay != UCS_NO);
+    self->relay_check  = (config->relay == UCS_TRY);
+    self->relay_warned = 0;
     if ((config->relay == UCS_YES) && !self->relay) {
         ucs_warn("hxb: UCX_HXB_RELAY=yes needs a topology file and raw rails; "
                  "only peers on this node's lines are reachable");

@@ -2,7 +2,8 @@
  * addressed to other nodes without leaving the kernel and without copying
  * the payload. It decrements the hop limit, picks the next dimension by the
  * rule of uct_hxb/hxb_route_rule.h (the loop below is hxb_route_next_dim,
- * extended to skip dimensions with no live rail), rewrites the Ethernet
+ * extended to skip dimensions with no live rail, and to detour along a
+ * dimension already fixed when no rail fixes any), rewrites the Ethernet
  * addresses and redirects the frame to the egress of the chosen rail. Frames for this
  * node, HELLOs and anything that is not hxb go up the stack unchanged.
  * Build: clang -O2 -target bpf. Loaded and fed by hxb-relayd. */
@@ -145,11 +146,42 @@ int hxb_relay(struct __sk_buff *skb)
             break;
         }
     }
+    /* no live rail fixes any dimension still to fix (typically: the last
+     * hop, the destination's own rails of that dimension are dead): detour
+     * along a dimension already fixed, to another node of that line, the
+     * arrival dimension last (in a 2-node line it leads back). There the
+     * rule fixes the dimension we could not, then this one last, so the
+     * frame reaches the destination over another of its dimensions. The
+     * hop limit ends any detour that finds no way. */
     if (!port) {
-        count(HXB_RELAY_NOROUTE);
-        return TC_ACT_SHOT;
-    }
-    if (d != first) {
+#pragma unroll
+        for (k = 1; k <= 3; k++) {
+            __u32 j, here, size;
+            d = (in->dim + k) % 3;
+            here = pick(cfg->coord[0], cfg->coord[1], cfg->coord[2], d);
+            size = pick(cfg->size[0], cfg->size[1], cfg->size[2], d);
+            if (here != pick(dst0, dst1, dst2, d)) {
+                continue;
+            }
+#pragma unroll
+            for (j = 1; j <= HXB_RELAY_DETOUR_TRIES; j++) {
+                if (!port && j < size) {
+                    key.dim   = d;
+                    key.rail  = in->rail;
+                    key.coord = (here + j) % size;
+                    port = bpf_map_lookup_elem(&hxb_ports, &key);
+                }
+            }
+            if (port) {
+                break;
+            }
+        }
+        if (!port) {
+            count(HXB_RELAY_NOROUTE);
+            return TC_ACT_SHOT;
+        }
+        count(HXB_RELAY_DETOUR);
+    } else if (d != first) {
         count(HXB_RELAY_DEFLECT);
     }
     h[OFF_HOPS]--;          /* outside the checksum: nothing else changes */

@@ -7,6 +7,7 @@
 
 #define HXB_RELAY_MAX_PORTS 4096     /* (dimension, coordinate, rail) entries */
 #define HXB_RELAY_MAX_IFS   64
+#define HXB_RELAY_DETOUR_TRIES 3     /* coordinates tried per detour dimension */
 
 /* this node: set once at start */
 struct hxb_relay_cfg {
@@ -44,6 +45,8 @@ enum {
     HXB_RELAY_NOROUTE,       /* dropped: destination outside the grid, or no
                                 live rail towards it                         */
     HXB_RELAY_DEFLECT,       /* forwarded on another dimension order         */
+    HXB_RELAY_DETOUR,        /* no live rail fixes a dimension (the last hop
+                                is dead): sent along a fixed one instead     */
     HXB_RELAY_NCOUNTERS
 };
 

@@ -3,17 +3,21 @@
  * It attaches the tc program (hxb_relay_bpf.c) to the ingress of every rail
  * the topology file lists for this node and keeps the program's port map
  * right: for each (dimension, coordinate, arrival rail) the rail to send on
- * and the neighbour's MAC there. A rail counts as live when its link is up
+ * and the neighbour's MAC there (every coordinate of each of our lines,
+ * also those no route fixes: the program detours through them). A rail counts as live when its link is up
  * and the neighbour on it is alive: every node's daemon says HELLO on each
  * rail every interval, and a neighbour that was heard and then missed
  * --dead intervals is dead until it is heard again. Never heard counts as
  * alive (a node without a daemon still receives, it just does not relay).
- * The forwarding itself never touches this process.
+ * The forwarding itself never touches this process. While it runs, a mark
+ * file (hxb_relay_mark.h) tells processes on this node that relayed peers
+ * are reachable.
  *
  *   hxb-relayd [--topo FILE] [--node NAME] [--interval MS] [--dead N]
  *              [--stats FILE] [--verbose]
  * Runs until SIGTERM or SIGINT, then detaches the program. */
 #include "hxb_relay_maps.h"
+#include "hxb_relay_mark.h"
 #include "hxb_route.h"
 #include "hxb_topo.h"
 #include "hxb_wire.h"
@@ -248,7 +252,7 @@ static int write_stats(const char *path, const char *name, int stats_fd,
                        char *last, size_t lastlen)
 {
     static const char *names[HXB_RELAY_NCOUNTERS] = {
-        "forwarded", "local", "hop_limit", "no_route", "deflected"};
+        "forwarded", "local", "hop_limit", "no_route", "deflected", "detour"};
     int ncpu = libbpf_num_possible_cpus(), i, j, n = 0;
     char buf[8192], tmp[4200];
     unsigned long long sum;
@@ -312,7 +316,7 @@ int main(int argc, char **argv)
     struct bpf_object *obj = NULL;
     struct bpf_program *prog;
     int cfg_fd, in_fd, ports_fd, stats_fd, prog_fd, me, i, j, c, opt, rc = 1;
-    int nifs = 0, nnb = 0, sock = -1;
+    int nifs = 0, nnb = 0, sock = -1, marked = 0;
     relay_if_t ifs[HXB_RELAY_MAX_IFS];
     relay_nbr_t *nb = NULL;
     struct pollfd pfd[HXB_RELAY_MAX_IFS];
@@ -448,6 +452,14 @@ int main(int argc, char **argv)
     signal(SIGTERM, on_signal);
     signal(SIGINT, on_signal);
     signal(SIGPIPE, SIG_IGN);
+    /* processes here count relayed peers as reachable only with this mark */
+    c = hxb_relay_mark_write(node_name);
+    if (c < 0) {
+        logmsg("cannot write the relay mark in %s: %s", HXB_RELAY_MARK_DIR,
+               strerror(-c));
+        goto out;
+    }
+    marked = 1;
     if (g_verbose) {
         logmsg("node %s (%d,%d,%d): relaying on %d rails, %d neighbours", node_name,
                cfg.coord[0], cfg.coord[1], cfg.coord[2], nifs, nnb);
@@ -518,6 +530,9 @@ int main(int argc, char **argv)
     rc = 0;
 
 out:
+    if (marked) {
+        hxb_relay_mark_remove();
+    }
     for (i = 0; i < nifs; i++) {
         LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifs[i].ifindex,
                     .attach_point = BPF_TC_INGRESS);

@@ -84,5 +84,5 @@ relay_up() {
     done
 }
 # relay_stat NODE COUNTER: a counter of that node's relay (forwarded, local,
-# hop_limit, no_route, deflected)
+# hop_limit, no_route, deflected, detour)
 relay_stat() { grep -o " $2=[0-9]*" "$LOG/relay-$1" | head -1 | cut -d= -f2; }

@@ -4,7 +4,7 @@
 # one and two relays (hxb-relayd's in-kernel forwarding), every message is
 # verified, and the traffic is spread over every dimension order: each
 # order's first relay forwarded frames.
-TNAME=r70
+TNAME=${TNAME:-r70}    # a run may name its own testbed
 . "$(dirname "$0")/lib.sh"
 tb_up --grid 2x2x2 --rails 2 --rate 1gbit
 relay_up

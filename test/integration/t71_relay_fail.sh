@@ -7,7 +7,7 @@
 #    their traffic to the paths that still acknowledge;
 # 3. it comes back: it is seen alive again and relays again.
 # Every message of every transfer is verified (intact, once, in order).
-TNAME=r71
+TNAME=${TNAME:-r71}    # a run may name its own testbed
 . "$(dirname "$0")/lib.sh"
 tb_up --grid 2x2x2 --rails 2 --rate 1gbit
 relay_up

@@ -3,7 +3,7 @@
 # dropped and counted (no_route) by the first relay; a frame whose hop limit
 # runs out is forwarded while it lasts (hops decremented by each relay) and
 # dropped and counted (hop_limit) by the relay where it reaches 1.
-TNAME=r72
+TNAME=${TNAME:-r72}    # a run may name its own testbed
 . "$(dirname "$0")/lib.sh"
 tb_up --grid 2x2x2 --rails 1
 relay_up

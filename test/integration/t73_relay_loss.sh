@@ -4,7 +4,7 @@
 # dimensions apart (over 3 paths of 2 relays each, all used) and one pair 2
 # dimensions apart on the 3-node x lines, every message verified intact,
 # once, in order; then a UCT client (ucx_perftest am_bw) across 2 relays.
-TNAME=r73
+TNAME=${TNAME:-r73}    # a run may name its own testbed
 . "$(dirname "$0")/lib.sh"
 tb_up --grid 3x2x2 --rails 2 --rate 1gbit --loss 1 --dup 0.5 --corrupt 0.2
 relay_up
