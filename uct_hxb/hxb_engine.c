@@ -258,6 +258,8 @@ static void peer_reset(hxb_peer_t *p, uint32_t epoch)
     p->tx_next = p->tx_push = p->tx_una = 0;
     memset(p->rail_ctr, 0, sizeof(p->rail_ctr));
     memset(p->rail_hi, 0, sizeof(p->rail_hi));
+    memset(p->rail_hi_sent, 0, sizeof(p->rail_hi_sent));
+    p->reo_mult = 0;
     p->rack_sent = p->rack_rtt = p->rack_check_at = 0;
     memset(p->rail_losses, 0, sizeof(p->rail_losses));
     p->epoch = epoch;

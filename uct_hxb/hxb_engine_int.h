@@ -96,6 +96,7 @@ struct hxb_peer {
     hxb_txslot_t  *tx;
     uint32_t       rail_ctr[HXB_MAX_RAILS];
     uint32_t       rail_hi[HXB_MAX_RAILS];  /* highest rail_ctr acked       */
+    double         rail_hi_sent[HXB_MAX_RAILS]; /* when that frame was sent */
     hxb_op_t      *ops, *ops_tail;
     unsigned       nops;
     hxb_flushreq_t *flushes;

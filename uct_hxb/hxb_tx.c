@@ -352,6 +352,7 @@ static void rail_acked(hxb_peer_t *p, hxb_txslot_t *s)
     p->rail_last_ack[s->rail] = p->e->now;
     if (hxb_seq_lt(p->rail_hi[s->rail], s->rail_ctr)) {
         p->rail_hi[s->rail] = s->rail_ctr;
+        p->rail_hi_sent[s->rail] = s->sent_at;
     }
     p->suspect_mask &= ~(1u << s->rail);
 }
@@ -417,12 +418,27 @@ static double tx_reo_window(hxb_peer_t *p)
 static void tx_detect_losses(hxb_peer_t *p)
 {
     hxb_engine_t *e = p->e;
-    double now = e->now, next = 0, reo, due, span;
+    double now = e->now, next = 0, reo, due, span, horizon;
     uint32_t seq;
+    int r;
 
     reo = tx_reo_window(p);
+    /* Both rules need a frame sent before an acked one, at `horizon` at the
+     * latest. Frames are first sent in sequence order, so the first one
+     * sent only once and after the horizon ends the scan: all later ones,
+     * retransmitted or not, left later still. Per ack, this scans the
+     * frames acks are about, not the whole window. */
+    horizon = p->rack_sent;
+    for (r = 0; r < e->nrails; r++) {
+        if (p->rail_hi_sent[r] > horizon) {
+            horizon = p->rail_hi_sent[r];
+        }
+    }
     for (seq = p->tx_una; seq != p->tx_push; seq++) {
         hxb_txslot_t *s = SLOT(p, seq);
+        if (s->retx == 0 && s->sent_at > horizon) {
+            break;
+        }
         if (s->state != TX_INFLIGHT) {
             continue;
         }
