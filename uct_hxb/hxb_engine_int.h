@@ -32,6 +32,7 @@ typedef struct hxb_txslot {
     uint8_t      retx;
     uint8_t      hb_len;          /* header + extension bytes in hb        */
     uint8_t      err;             /* the receiver refused it (HXB_E_*)     */
+    uint8_t      last;            /* last frame of its operation           */
     uint16_t     inl_len;         /* bytes of inl[] sent after hb          */
     uint32_t     rail_ctr;        /* n-th frame sent to this peer on rail   */
     uint32_t     data_len;
@@ -100,6 +101,8 @@ struct hxb_peer {
     hxb_op_t      *ops, *ops_tail;
     unsigned       nops;
     hxb_flushreq_t *flushes;
+    uint32_t       err_pending;    /* a refused op had no completion: the
+                                    * next flush reports it (HXB_E_*)     */
     double         srtt, rttvar, rto, min_rtt;
     double         next_rto_check;
     double         rack_sent;      /* send time of the latest-sent frame acked */

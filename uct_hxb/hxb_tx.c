@@ -162,6 +162,7 @@ static hxb_txslot_t *slot_new(hxb_peer_t *p, unsigned kind, unsigned flags,
     s->state = TX_QUEUED;
     s->retx = 0;
     s->err = 0;
+    s->last = !!(flags & HXB_F_AM_LAST);
     s->inl_len = 0;
     s->data = NULL;
     s->data_len = 0;
@@ -250,6 +251,7 @@ static void tx_fill(hxb_peer_t *p)
         if (op->off >= op->len) {
             if (s) {
                 s->comp = op->comp;
+                s->last = 1;
             }
             p->ops = op->next;
             if (!p->ops) {
@@ -575,7 +577,8 @@ void hxb_tx_flush_check(hxb_peer_t *p)
     for (fp = &p->flushes; (f = *fp);) {
         if (hxb_seq_le(f->seq, p->tx_una)) {
             *fp = f->next;
-            complete(p->e, f->comp, 0);
+            complete(p->e, f->comp, (int)p->err_pending);
+            p->err_pending = 0;
             free(f);
         } else {
             fp = &f->next;
@@ -590,10 +593,17 @@ void hxb_tx_err_rcvd(hxb_peer_t *p, uint32_t seq, uint32_t status)
     if (!hxb_seq_le(p->tx_una, seq) || !hxb_seq_lt(seq, p->tx_push)) {
         return;
     }
-    /* mark the operation's last frame (the one holding its completion) */
+    /* mark the operation's last frame (the one holding its completion);
+     * an operation without completion (put_short, put_bcopy) reports
+     * through the next flush, never through another operation */
     for (s = seq; s != p->tx_next; s++) {
-        if (SLOT(p, s)->comp) {
-            SLOT(p, s)->err = (uint8_t)status;
+        hxb_txslot_t *t = SLOT(p, s);
+        if (t->last) {
+            if (t->comp) {
+                t->err = (uint8_t)status;
+            } else if (!p->err_pending) {
+                p->err_pending = status;
+            }
             break;
         }
     }
@@ -1006,7 +1016,9 @@ int hxb_flush(hxb_peer_t *p, void *comp)
         return -HXB_E_PEER;
     }
     if (hxb_peer_tx_idle(p)) {
-        return HXB_OK;
+        int err = (int)p->err_pending;
+        p->err_pending = 0;
+        return err ? -err : HXB_OK;
     }
     if (!comp) {
         return HXB_INPROGRESS;   /* caller polls */

@@ -949,6 +949,18 @@ START_TEST(test_rkey_refused)
     ck_assert(memcmp(W.b.region, src, n) == 0);
     ck_assert(memcmp(dst + GUARD, src, n) == 0);
     ck_assert_int_eq(W.a.peer_failed_calls, 0);
+
+    /* a refused put without completion (put_short) must not fail the good
+     * put after it; the next flush reports it, once */
+    memset(ok, 0, sizeof(ok));
+    ck_assert_int_eq(hxb_put(W.a.peer, src, 100, base, RKEY_A, NULL), HXB_INPROGRESS);
+    ck_assert_int_eq(hxb_put(W.a.peer, src, 300000, base, RKEY_B, &ok[0]),
+                     HXB_INPROGRESS);
+    ck_assert_int_eq(hxb_flush(W.a.peer, &ok[1]), HXB_INPROGRESS);
+    PUMP_UNTIL(ok[0].count && ok[1].count);
+    ck_assert_int_eq(ok[0].status, 0);
+    ck_assert_int_eq(ok[1].status, HXB_E_RKEY);
+    ck_assert_int_eq(hxb_flush(W.a.peer, NULL), HXB_OK);
     free(src);
     free(dst);
 }
