@@ -27,6 +27,9 @@ mca_coll_hxb_component_t mca_coll_hxb_component = {
     },
     .priority = 90,
     .enable = true,
+    .allreduce_rsag_min = 16384,
+    .segsize = 65536,
+    .alltoall_direct_min = 65536,
     .my_node_id = -1,
 };
 
@@ -61,6 +64,23 @@ static int mca_coll_hxb_register(void)
         "At finalize, print how many collectives ran on hxb schedules and how many fell back",
         MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5,
         MCA_BASE_VAR_SCOPE_READONLY, &k->print_stats);
+    (void)mca_base_component_var_register(c, "allreduce_rsag_min",
+        "Allreduce of at least this many bytes runs as reduce-scatter + allgather along the lines "
+        "(each leader sends about 2x the vector in all); below, every leader sends its whole "
+        "partial to every line peer (3 steps, fewest messages). -1: never",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6,
+        MCA_BASE_VAR_SCOPE_READONLY, &k->allreduce_rsag_min);
+    (void)mca_base_component_var_register(c, "segsize",
+        "Bytes per piece of the pipelined reduce-scatter + allgather: pieces proceed independently, "
+        "so one piece's reduction overlaps the others' transfers (0: one piece per dimension)",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6,
+        MCA_BASE_VAR_SCOPE_READONLY, &k->segsize);
+    (void)mca_base_component_var_register(c, "alltoall_direct_min",
+        "Alltoall with blocks of at least this many bytes sends every block straight to its rank "
+        "(relayed where nodes share no line); below, node leaders aggregate and route the blocks "
+        "dimension by dimension (fewer, larger messages). -1: never",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6,
+        MCA_BASE_VAR_SCOPE_READONLY, &k->alltoall_direct_min);
     return OMPI_SUCCESS;
 }
 
