@@ -35,6 +35,9 @@ typedef struct mca_coll_hxb_component {
     char *node;          /* this node's name; empty: btl_hxb_node, UCX_HXB_NODE, host name */
     int   verbose;
     bool  print_stats;
+    int   allreduce_rsag_min;   /* bytes: reduce-scatter + allgather from here */
+    int   segsize;              /* bytes per piece of the pipelined schedules */
+    int   alltoall_direct_min;  /* bytes per block: direct exchange from here */
     /* this process's node in the topology, -1 unknown (set at first query) */
     int   topo_loaded;   /* 0 not tried, 1 ok, -1 failed */
     int   my_node_id;
@@ -109,6 +112,11 @@ int mca_coll_hxb_bcast_do(mca_coll_hxb_ctx_t *c, void *buf, int count,
                           ompi_datatype_t *dt, int root);
 int mca_coll_hxb_reduce_do(mca_coll_hxb_ctx_t *c, const void *sbuf, void *rbuf,
                            int count, ompi_datatype_t *dt, ompi_op_t *op, int root);
+int mca_coll_hxb_allreduce_rsag(mca_coll_hxb_ctx_t *c, void *buf, int count,
+                                ompi_datatype_t *dt, ompi_op_t *op);
+int mca_coll_hxb_alltoall_direct(mca_coll_hxb_ctx_t *c, const void *sbuf, int scount,
+                                 ompi_datatype_t *sdt, void *rbuf, int rcount,
+                                 ompi_datatype_t *rdt);
 int mca_coll_hxb_allreduce_do(mca_coll_hxb_ctx_t *c, const void *sbuf, void *rbuf,
                               int count, ompi_datatype_t *dt, ompi_op_t *op);
 

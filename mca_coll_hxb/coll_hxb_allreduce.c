@@ -1,8 +1,10 @@
-/* Allreduce: reduce at each node's leader; then per dimension every leader
- * sends its partial result to the peers of its line and reduces all of the
- * line's partials in line order (the same expression on every peer, so all
- * ranks get identical bits); leaders fan the result out to their locals.
- * Commutative ops only: others fall back. */
+/* Allreduce: reduce at each node's leader; then between leaders, for small
+ * vectors, per dimension every leader sends its partial result to the peers
+ * of its line and reduces all of the line's partials in line order (the
+ * same expression on every peer, so all ranks get identical bits); from
+ * coll_hxb_allreduce_rsag_min bytes, reduce-scatter + allgather along the
+ * lines (coll_hxb_allreduce_rsag.c). Leaders fan the result out to their
+ * locals. Commutative ops only: others fall back. */
 #include "coll_hxb.h"
 #include <stdlib.h>
 
@@ -47,7 +49,12 @@ int mca_coll_hxb_allreduce_do(mca_coll_hxb_ctx_t *c, const void *sbuf, void *rbu
         ompi_datatype_copy_content_same_ddt(dt, count, rbuf, (char *)sbuf);
     }
     if (OMPI_SUCCESS != (rc = mca_coll_hxb_node_reduce(c, rbuf, count, dt, op))) return rc;
-    if (c->rank == m->leader) {
+    size_t dsize;
+    ompi_datatype_type_size(dt, &dsize);
+    int rsag_min = mca_coll_hxb_component.allreduce_rsag_min;
+    if (c->rank == m->leader && rsag_min >= 0 && (size_t)count * dsize >= (size_t)rsag_min) {
+        if (OMPI_SUCCESS != (rc = mca_coll_hxb_allreduce_rsag(c, rbuf, count, dt, op))) return rc;
+    } else if (c->rank == m->leader) {
         for (int d = 0; d < MCA_COLL_HXB_DIMS; d++) {
             if (m->dimsz[d] > 1 &&
                 OMPI_SUCCESS != (rc = line_allreduce(c, rbuf, count, dt, op, d))) return rc;

@@ -1,4 +1,5 @@
-/* Alltoall on packed blocks, routed dimension by dimension. Leaders collect
+/* Alltoall of blocks below coll_hxb_alltoall_direct_min bytes (larger ones:
+ * coll_hxb_alltoall_direct.c) on packed blocks, routed dimension by dimension. Leaders collect
  * their locals' send buffers. Before step d a leader holds the blocks (s,t)
  * whose source node matches it in dims >= d and whose target node matches
  * it in dims < d; in step d it sends line peer j the held blocks whose
@@ -102,11 +103,17 @@ int mca_coll_hxb_alltoall(const void *sbuf, int scount, ompi_datatype_t *sdt,
     bs = tsize * (size_t)rcount;
     mca_coll_hxb_count(MCA_COLL_HXB_ALLTOALL);
     if (0 == bs) return OMPI_SUCCESS;
+    mca_coll_hxb_ctx_t c;
+    mca_coll_hxb_ctx_init(&c, m, comm, MCA_COLL_BASE_TAG_ALLTOALL);
+    int direct_min = mca_coll_hxb_component.alltoall_direct_min;
+    if (direct_min >= 0 && bs >= (size_t)direct_min) {
+        rc = mca_coll_hxb_alltoall_direct(&c, sbuf, scount, sdt, rbuf, rcount, rdt);
+        mca_coll_hxb_ctx_fini(&c);
+        return rc;
+    }
     if (MPI_IN_PLACE == sbuf) { sbuf = rbuf; sdt = rdt; scount = rcount; }
     ompi_datatype_get_extent(sdt, &lb, &sext);
 
-    mca_coll_hxb_ctx_t c;
-    mca_coll_hxb_ctx_init(&c, m, comm, MCA_COLL_BASE_TAG_ALLTOALL);
     int first = m->node_first[m->my_node], nloc = m->node_first[m->my_node + 1] - first;
     size_t row = bs * P;
     char *rows = malloc(row * (rank == m->leader ? nloc : 1));   /* send rows, packed */

@@ -27,6 +27,9 @@ mca_coll_hxb_component_t mca_coll_hxb_component = {
     },
     .priority = 90,
     .enable = true,
+    .allreduce_rsag_min = 32768,
+    .segsize = 65536,
+    .alltoall_direct_min = 4096,
     .my_node_id = -1,
 };
 
@@ -40,9 +43,11 @@ static int mca_coll_hxb_register(void)
         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6,
         MCA_BASE_VAR_SCOPE_READONLY, &k->priority);
     (void)mca_base_component_var_register(c, "enable",
-        "Use hyper-crossbar schedules when hxb carries the job (false: Open MPI's own collectives)",
-        MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_4,
-        MCA_BASE_VAR_SCOPE_READONLY, &k->enable);
+        "Use hyper-crossbar schedules when hxb carries the job (false: Open MPI's own collectives). "
+        "Read when a communicator is created: set through MPI_T between creations, it picks the "
+        "collectives of the communicators created next (the benchmark compares both that way)",
+        MCA_BASE_VAR_TYPE_BOOL, NULL, 0, MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_4,
+        MCA_BASE_VAR_SCOPE_ALL, &k->enable);
     k->topo = "";
     (void)mca_base_component_var_register(c, "topo",
         "hxb topology file (grid and node coordinates). Empty: btl_hxb_topo, else UCX_HXB_TOPO",
@@ -61,6 +66,25 @@ static int mca_coll_hxb_register(void)
         "At finalize, print how many collectives ran on hxb schedules and how many fell back",
         MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5,
         MCA_BASE_VAR_SCOPE_READONLY, &k->print_stats);
+    (void)mca_base_component_var_register(c, "allreduce_rsag_min",
+        "Allreduce of at least this many bytes runs as reduce-scatter + allgather along the lines "
+        "(each leader sends about 2x the vector in all); below, every leader sends its whole "
+        "partial to every line peer (3 steps, fewest messages). -1: never. Read at each call "
+        "(MPI_T may change it, the same on every rank)",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
+        MCA_BASE_VAR_SCOPE_ALL, &k->allreduce_rsag_min);
+    (void)mca_base_component_var_register(c, "segsize",
+        "Bytes per piece of the pipelined reduce-scatter + allgather: pieces proceed independently, "
+        "so one piece's reduction overlaps the others' transfers (0: one piece per dimension)",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
+        MCA_BASE_VAR_SCOPE_ALL, &k->segsize);
+    (void)mca_base_component_var_register(c, "alltoall_direct_min",
+        "Alltoall with blocks of at least this many bytes sends every block straight to its rank "
+        "(relayed where nodes share no line); below, node leaders aggregate and route the blocks "
+        "dimension by dimension (fewer, larger messages). -1: never. Read at each call "
+        "(MPI_T may change it, the same on every rank)",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
+        MCA_BASE_VAR_SCOPE_ALL, &k->alltoall_direct_min);
     return OMPI_SUCCESS;
 }
 

@@ -217,7 +217,7 @@ static void check_progress(comm_t *c)
 
 static void run(comm_t *c, int big)
 {
-    static const long sizes[] = { 0, 1, 7, 1000, 65539 };
+    static const long sizes[] = { 0, 1, 7, 1000, 4099, 65539 };
     static MPI_Op ops[3];
     ops[0] = MPI_SUM; ops[1] = MPI_MAX; ops[2] = MPI_MIN;
     int salt = 0;

@@ -14,7 +14,13 @@
 # collectives fail there). The comparison with coll hxb disabled runs
 # after hxb-relayd is started on every node (skipped when it is not built),
 # or at once on a 1-D grid (T62_GRID=4), where every pair shares a line.
-TNAME=c62
+# Alltoall's direct exchange (blocks from coll_hxb_alltoall_direct_min)
+# sends to every rank, through relays: it is off in the runs without
+# relays and checked for every size once hxb-relayd runs, together with
+# the reduce-scatter + allgather Allreduce for every size (rsag_min 0) in
+# small pieces (counts below, equal to and not divisible by the number of
+# nodes and pieces).
+TNAME=${TNAME:-c62}
 . "$(dirname "$0")/lib.sh"
 [ -z "${HXB_TRACE:-}" ] || set -x
 command -v mpirun >/dev/null || { echo "  mpirun not installed"; exit 77; }
@@ -68,11 +74,12 @@ stats() {
     [ "$on" = 0 ] || note "$name: $(grep -m1 '^coll hxb stats:' "$LOG/$name" | sed 's/coll hxb stats: //')"
 }
 
-ob1 ob1_coll "$NP" "$top/hxb-mpi-coll" -p -b
+LINES=(--mca coll_hxb_alltoall_direct_min -1)
+ob1 ob1_coll "$NP" "${LINES[@]}" "$top/hxb-mpi-coll" -p -b
 stats ob1_coll "$NP" 1
-ob1 ob1_coll_1pn "$NODES" "$top/hxb-mpi-coll"
+ob1 ob1_coll_1pn "$NODES" "${LINES[@]}" "$top/hxb-mpi-coll"
 stats ob1_coll_1pn "$NODES" 1
-ucx ucx_coll "$NP" "$top/hxb-mpi-coll" -p
+ucx ucx_coll "$NP" "${LINES[@]}" "$top/hxb-mpi-coll" -p
 stats ucx_coll "$NP" 1
 if [ "$(awk '$1 == "grid" { print ($3 > 1) + ($4 > 1) }' "$TOPO")" != 0 ]; then
     if [ ! -x "$HXB_BIN/hxb-relayd" ]; then
@@ -83,3 +90,8 @@ if [ "$(awk '$1 == "grid" { print ($3 > 1) + ($4 > 1) }' "$TOPO")" != 0 ]; then
 fi
 ob1 ob1_coll_off "$NP" --mca coll_hxb_enable 0 "$top/hxb-mpi-coll"
 stats ob1_coll_off "$NP" 0
+PIECES=(--mca coll_hxb_allreduce_rsag_min 0 --mca coll_hxb_segsize 40 --mca coll_hxb_alltoall_direct_min 0)
+ob1 ob1_coll_pieces "$NP" "${PIECES[@]}" "$top/hxb-mpi-coll" -p
+stats ob1_coll_pieces "$NP" 1
+ob1 ob1_coll_pieces_1pn "$NODES" "${PIECES[@]}" "$top/hxb-mpi-coll" -b
+stats ob1_coll_pieces_1pn "$NODES" 1
