@@ -98,8 +98,12 @@ struct hxb_peer {
     uint32_t       rail_ctr[HXB_MAX_RAILS];
     uint32_t       rail_hi[HXB_MAX_RAILS];  /* highest rail_ctr acked       */
     double         rail_hi_sent[HXB_MAX_RAILS]; /* when that frame was sent */
-    hxb_op_t      *ops, *ops_tail;
+    hxb_op_t      *ops, *ops_tail; /* our operations, in issue order      */
     unsigned       nops;
+    hxb_op_t      *resp, *resp_tail; /* GET_RESPs owed to the peer: a queue
+                                    * of their own, so neither side's reads
+                                    * wait behind the other's bulk data    */
+    int            fill_resp;      /* tx_fill alternates the two queues    */
     hxb_flushreq_t *flushes;
     uint32_t       err_pending;    /* a refused op had no completion: the
                                     * next flush reports it (HXB_E_*)     */

@@ -12,7 +12,8 @@
 int hxb_peer_tx_idle(const hxb_peer_t *p)
 {
     /* a GET is complete only when its data has come */
-    return p->tx_una == p->tx_next && !p->ops && !p->flushes && !p->gets_pending;
+    return p->tx_una == p->tx_next && !p->ops && !p->resp && !p->flushes &&
+           !p->gets_pending;
 }
 
 unsigned hxb_peer_unacked(const hxb_peer_t *p)
@@ -179,7 +180,18 @@ static void tx_fill(hxb_peer_t *p)
     hxb_txslot_t *s;
     hxb_op_t *op;
 
-    while ((op = p->ops) && tx_room(p) > 0) {
+    while (tx_room(p) > 0) {
+        /* frame by frame from our operations and the reads we owe, so a
+         * bulk transfer each way cannot stall the other's requests */
+        hxb_op_t **q = &p->ops, **tail = &p->ops_tail;
+        if (p->resp && (!p->ops || p->fill_resp)) {
+            q = &p->resp;
+            tail = &p->resp_tail;
+        } else if (!p->ops) {
+            break;
+        }
+        p->fill_resp = !p->fill_resp;
+        op = *q;
         switch (op->kind) {
         case OP_AM_ZC: {
             hxb_am_ext_t ext = {.am_id = (uint8_t)op->am_id,
@@ -253,11 +265,13 @@ static void tx_fill(hxb_peer_t *p)
                 s->comp = op->comp;
                 s->last = 1;
             }
-            p->ops = op->next;
-            if (!p->ops) {
-                p->ops_tail = NULL;
+            *q = op->next;
+            if (!*q) {
+                *tail = NULL;
             }
-            p->nops--;
+            if (q == &p->ops) {
+                p->nops--;
+            }
             op->next = e->free_ops;
             e->free_ops = op;
         }
@@ -740,6 +754,12 @@ void hxb_tx_fail_all(hxb_peer_t *p, int status)
     }
     p->ops_tail = NULL;
     p->nops = 0;
+    while ((op = p->resp)) {
+        p->resp = op->next;
+        op->next = e->free_ops;
+        e->free_ops = op;
+    }
+    p->resp_tail = NULL;
     while ((f = p->flushes)) {
         p->flushes = f->next;
         complete(e, f->comp, status);
@@ -810,13 +830,44 @@ static hxb_op_t *op_new(hxb_peer_t *p, int kind)
 
 static void op_enqueue(hxb_peer_t *p, hxb_op_t *op)
 {
+    hxb_op_t **at;
+
     op->next = NULL;
-    if (p->ops_tail) {
-        p->ops_tail->next = op;
-    } else {
-        p->ops = op;
+    if (op->kind == OP_GET_RESP) {
+        if (p->resp_tail) {
+            p->resp_tail->next = op;
+        } else {
+            p->resp = op;
+        }
+        p->resp_tail = op;
+        hxb_peer_activate(p);
+        hxb_tx_progress(p);
+        return;
     }
-    p->ops_tail = op;
+    if (op->kind == OP_GET_REQ) {
+        /* one frame, unordered against PUTs and AMs (a fence waits at the
+         * endpoint): it goes ahead of queued bulk data, after the operation
+         * being cut and the reads already ahead */
+        at = &p->ops;
+        if (*at && ((*at)->off || ((*at)->status & 1))) {
+            at = &(*at)->next;
+        }
+        while (*at && (*at)->kind == OP_GET_REQ) {
+            at = &(*at)->next;
+        }
+        op->next = *at;
+        *at = op;
+        if (!op->next) {
+            p->ops_tail = op;
+        }
+    } else {
+        if (p->ops_tail) {
+            p->ops_tail->next = op;
+        } else {
+            p->ops = op;
+        }
+        p->ops_tail = op;
+    }
     p->nops++;
     hxb_peer_activate(p);
     hxb_tx_progress(p);
@@ -1045,6 +1096,9 @@ void hxb_peer_cancel(hxb_peer_t *p)
         SLOT(p, seq)->comp = NULL;
     }
     for (op = p->ops; op; op = op->next) {
+        op->comp = NULL;
+    }
+    for (op = p->resp; op; op = op->next) {
         op->comp = NULL;
     }
     for (f = p->flushes; f; f = f->next) {
