@@ -8,6 +8,7 @@
 #define HXB_MAX_GETS  1024
 #define HXB_PEER_HASH 256
 #define HXB_REO_DECAY 0.25    /* s: a widened reordering window halves */
+#define HXB_BUNDLE_MAX 2048   /* am_bcopy messages up to this share frames */
 
 enum { TX_FREE = 0, TX_QUEUED, TX_INFLIGHT, TX_SACKED };
 enum { RX_EMPTY = 0, RX_HELD, RX_DONE };
@@ -104,6 +105,8 @@ struct hxb_peer {
                                     * of their own, so neither side's reads
                                     * wait behind the other's bulk data    */
     int            fill_resp;      /* tx_fill alternates the two queues    */
+    int            bundle_open;    /* the newest slot, not yet pushed, takes
+                                    * more short AMs (hxb_am_send)         */
     hxb_flushreq_t *flushes;
     uint32_t       err_pending;    /* a refused op had no completion: the
                                     * next flush reports it (HXB_E_*)     */

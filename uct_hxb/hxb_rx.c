@@ -34,6 +34,32 @@ static void send_err(hxb_peer_t *p, uint32_t seq, uint32_t status)
 }
 
 /* Active message fragment, called in sequence order. */
+/* A bundle of short AMs: every record is checked before any is delivered,
+ * so a malformed frame delivers nothing. */
+static void rx_am_bundle(hxb_peer_t *p, uint8_t *data, size_t len)
+{
+    hxb_engine_t *e = p->e;
+    hxb_am_rec_t rec;
+    size_t off;
+
+    for (off = 0; off < len; off += sizeof(rec) + rec.len) {
+        if (len - off < sizeof(rec)) {
+            e->stats.drops[HXB_DROP_LEN]++;
+            return;
+        }
+        memcpy(&rec, data + off, sizeof(rec));
+        if (rec.len > len - off - sizeof(rec)) {
+            e->stats.drops[HXB_DROP_LEN]++;
+            return;
+        }
+    }
+    for (off = 0; off < len; off += sizeof(rec) + rec.len) {
+        memcpy(&rec, data + off, sizeof(rec));
+        e->stats.am_delivered++;
+        e->cb.am(e->cb.arg, p, rec.am_id, data + off + sizeof(rec), rec.len);
+    }
+}
+
 static void rx_am(hxb_peer_t *p, hxb_hdr_t *h)
 {
     hxb_engine_t *e = p->e;
@@ -48,8 +74,17 @@ static void rx_am(hxb_peer_t *p, hxb_hdr_t *h)
             p->asm_active = 0;
             return;
         }
+        if (h->flags & HXB_F_AM_BUNDLE) {
+            rx_am_bundle(p, data, len);
+            return;
+        }
         e->stats.am_delivered++;
         e->cb.am(e->cb.arg, p, ext->am_id, data, len);
+        return;
+    }
+    if (h->flags & HXB_F_AM_BUNDLE) {
+        e->stats.drops[HXB_DROP_LEN]++;   /* a bundle is one frame */
+        p->asm_active = 0;
         return;
     }
     if (fl & HXB_F_AM_FIRST) {

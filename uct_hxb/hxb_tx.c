@@ -155,6 +155,7 @@ static hxb_txslot_t *slot_new(hxb_peer_t *p, unsigned kind, unsigned flags,
          * from the last ack of long ago (e->now may be stale here) */
         p->last_ack_progress = hxb_now();
     }
+    p->bundle_open = 0;       /* a newer frame: the last one is final */
     hxb_tx_hdr(p, h, kind, ext_len + payload);
     h->flags = (uint8_t)(flags | HXB_F_SEQ);
     h->seq = p->tx_next++;
@@ -286,6 +287,7 @@ void hxb_tx_progress(hxb_peer_t *p)
     if (p->failed) {
         return;
     }
+    p->bundle_open = 0;       /* pushed frames are final */
     tx_fill(p);
     while (p->tx_push != p->tx_next) {
         r = hxb_tx_pick_rail(p, -1);
@@ -875,6 +877,59 @@ static void op_enqueue(hxb_peer_t *p, hxb_op_t *op)
 
 #define HXB_MAX_OPS 256
 
+/* Append a short AM to the newest frame if it is still waiting to be
+ * pushed: the rail carries one frame for several messages (message rate
+ * of small sends). The first AM's frame becomes a bundle on the second. */
+static int am_bundle(hxb_peer_t *p, unsigned am_id, const struct iovec *iov,
+                     int iovcnt, size_t len)
+{
+    hxb_engine_t *e = p->e;
+    hxb_txslot_t *s = SLOT(p, p->tx_next - 1);
+    hxb_hdr_t *h = (hxb_hdr_t *)s->hb;
+    hxb_am_ext_t *ext = (hxb_am_ext_t *)(h + 1);
+    hxb_am_rec_t rec = {.am_id = (uint8_t)am_id, .len = (uint16_t)len};
+    int bundled = h->flags & HXB_F_AM_BUNDLE;
+    size_t need = ext->total + sizeof(rec) + len + (bundled ? 0 : sizeof(rec));
+    uint8_t *q;
+    int i;
+
+    if (!p->bundle_open || s->state != TX_QUEUED ||
+        need > e->frag - sizeof(*ext) || need > e->bpool.size) {
+        return 0;
+    }
+    if (!bundled) {
+        /* second AM: the first becomes a record in a buffer */
+        hxb_am_rec_t first = {.am_id = ext->am_id, .len = (uint16_t)ext->total};
+        if (s->buf) {             /* am_bcopy: its data is in the buffer */
+            memmove(s->buf->data + sizeof(first), s->buf->data, ext->total);
+        } else {                  /* am_short: its data is inline */
+            if (!(s->buf = hxb_pool_get(&e->bpool))) {
+                return 0;
+            }
+            memcpy(s->buf->data + sizeof(first), s->inl, s->inl_len);
+            s->inl_len = 0;
+        }
+        memcpy(s->buf->data, &first, sizeof(first));
+        s->buf->len = sizeof(first) + ext->total;
+        s->data = s->buf->data;
+        ext->am_id = 0;
+        h->flags |= HXB_F_AM_BUNDLE;
+    }
+    q = s->buf->data + s->buf->len;
+    memcpy(q, &rec, sizeof(rec));
+    q += sizeof(rec);
+    for (i = 0; i < iovcnt; i++) {
+        memcpy(q, iov[i].iov_base, iov[i].iov_len);
+        q += iov[i].iov_len;
+    }
+    s->buf->len += sizeof(rec) + len;
+    s->data_len = (uint32_t)s->buf->len;
+    ext->total = (uint32_t)s->buf->len;
+    h->len = (uint16_t)(sizeof(*ext) + s->buf->len);
+    e->stats.am_bundled++;
+    return 1;
+}
+
 int hxb_am_send(hxb_peer_t *p, unsigned am_id, const struct iovec *iov, int iovcnt)
 {
     hxb_am_ext_t ext = {.am_id = (uint8_t)am_id};
@@ -885,7 +940,7 @@ int hxb_am_send(hxb_peer_t *p, unsigned am_id, const struct iovec *iov, int iovc
     if (p->failed) {
         return -HXB_E_PEER;
     }
-    if (p->ops || tx_room(p) == 0) {
+    if (p->ops) {
         return HXB_EAGAIN;
     }
     for (i = 0; i < iovcnt; i++) {
@@ -894,6 +949,12 @@ int hxb_am_send(hxb_peer_t *p, unsigned am_id, const struct iovec *iov, int iovc
     if (len > HXB_AM_INLINE || len > p->e->frag) {
         return -1;
     }
+    if (am_bundle(p, am_id, iov, iovcnt, len)) {
+        return HXB_OK;
+    }
+    if (tx_room(p) == 0) {
+        return HXB_EAGAIN;
+    }
     ext.total = (uint32_t)len;
     s = slot_new(p, HXB_K_AM, HXB_F_AM_FIRST | HXB_F_AM_LAST, &ext, sizeof(ext), len);
     for (i = 0; i < iovcnt; i++) {
@@ -901,8 +962,11 @@ int hxb_am_send(hxb_peer_t *p, unsigned am_id, const struct iovec *iov, int iovc
         off += iov[i].iov_len;
     }
     s->inl_len = (uint16_t)len;
+    /* Not pushed yet: the next short AM may join it. The engine's progress
+     * pushes it before it flushes the rails, so it leaves no later than
+     * when it was pushed at once (rails send at the flush). */
+    p->bundle_open = 1;
     hxb_peer_activate(p);
-    hxb_tx_progress(p);
     return HXB_OK;
 }
 
@@ -927,6 +991,13 @@ long hxb_am_bcopy(hxb_peer_t *p, unsigned am_id, hxb_pack_cb_t pack, void *arg)
     }
     len = pack(b->data, arg);
     b->len = len;
+    if (len <= HXB_BUNDLE_MAX) {
+        struct iovec iov = {.iov_base = b->data, .iov_len = len};
+        if (am_bundle(p, am_id, &iov, 1, len)) {
+            hxb_pool_put(&e->bpool, b);
+            return (long)len;
+        }
+    }
     ext.total = (uint32_t)len;
     do {
         unsigned fl = 0;
@@ -940,7 +1011,11 @@ long hxb_am_bcopy(hxb_peer_t *p, unsigned am_id, hxb_pack_cb_t pack, void *arg)
     } while (off < len);
     s->buf = b;     /* the last frame frees the buffer: all others are acked first */
     hxb_peer_activate(p);
-    hxb_tx_progress(p);
+    if (len <= HXB_BUNDLE_MAX && len <= frag) {
+        p->bundle_open = 1;   /* small: later ones may join (as am_send) */
+    } else {
+        hxb_tx_progress(p);
+    }
     return (long)len;
 }
 

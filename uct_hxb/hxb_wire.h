@@ -31,6 +31,8 @@ enum hxb_kind {
 #define HXB_F_SEQ       0x02  /* frame is sequenced (reliable)                */
 #define HXB_F_AM_FIRST  0x10  /* AM: first fragment of a message              */
 #define HXB_F_AM_LAST   0x20  /* AM: last fragment of a message               */
+#define HXB_F_AM_BUNDLE 0x40  /* AM: payload is several short AMs, each
+                               * hxb_am_rec_t + data (with FIRST|LAST)       */
 
 typedef struct __attribute__((packed)) hxb_hdr {
     uint8_t  version;     /* HXB_VERSION                                     */
@@ -78,6 +80,13 @@ typedef struct __attribute__((packed)) hxb_get_resp_ext {
 } hxb_get_resp_ext_t;
 
 #define HXB_SACK_BITS 1024
+/* one short AM inside a bundle frame (HXB_F_AM_BUNDLE) */
+typedef struct __attribute__((packed)) hxb_am_rec {
+    uint8_t  am_id;
+    uint8_t  pad;
+    uint16_t len;         /* data bytes that follow                          */
+} hxb_am_rec_t;
+
 typedef struct __attribute__((packed)) hxb_ack_ext {
     uint32_t cum;         /* every seq < cum was received                    */
     uint16_t nbits;       /* bits of the bitmap that follow (multiple of 64)  */

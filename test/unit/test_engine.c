@@ -82,6 +82,7 @@ struct side {
     uint8_t       *plan_id;
     unsigned long  sent;
     comp_t        *zc;            /* zcopy completions, per message */
+    int            short_only;    /* am_send (bundled), a bcopy now and then */
     /* AMs this side received from the other */
     unsigned long  am_rcvd;
     /* registered memory: region inside an allocation with guards */
@@ -427,6 +428,20 @@ static void plan_am(side_t *s, unsigned long n, int zcopy)
     }
 }
 
+/* n short AMs, sent with am_send back to back: they share frames */
+static void plan_am_short(side_t *s, unsigned long n)
+{
+    unsigned long k;
+
+    plan_am(s, n, 0);
+    s->short_only = 1;
+    for (k = 0; k < n; k++) {
+        /* bcopy ones (send_next: k % 7 == 3) on both sides of the
+         * largest bcopy that bundles */
+        s->plan_len[k] = k % 7 == 3 ? rnd() % 3000 : rnd() % (HXB_AM_INLINE + 1);
+    }
+}
+
 typedef struct pack_arg {
     unsigned      dir;
     unsigned long k;
@@ -453,7 +468,7 @@ static int send_next(side_t *s)
     }
     len = s->plan_len[k];
     id = s->plan_id[k];
-    if (len <= HXB_AM_INLINE && k % 3 == 0) {
+    if (len <= HXB_AM_INLINE && (s->short_only ? k % 7 != 3 : k % 3 == 0)) {
         uint8_t buf[HXB_AM_INLINE];
         struct iovec iov[2];
         size_t cut = len ? (size_t)(rnd() % (len + 1)) : 0;
@@ -591,6 +606,25 @@ START_TEST(test_am_faults)
     /* the receiver reports its duplicates in ACKs (some ACKs are lost) */
     ck_assert_uint_gt(sa->spurious, 0);
     ck_assert_uint_le(sa->spurious, sb->drops[HXB_DROP_DUP]);
+}
+END_TEST
+
+/* Short AMs sent back to back share frames (bundles); under faults each
+ * still arrives once, intact and in order, in both directions, with a
+ * bcopy now and then closing a bundle. */
+START_TEST(test_am_bundles)
+{
+    opts_t o = {.nrails = 4, .faults = FAULTS, .csum = 1};
+
+    o.faults.seed = 5;
+    world_init(&o);
+    plan_am_short(&W.a, 6000);
+    plan_am_short(&W.b, 3000);
+    send_all();
+    finish_am();
+    ck_assert_uint_gt(hxb_engine_stats(W.a.e)->am_bundled, 1000);
+    ck_assert_uint_gt(hxb_engine_stats(W.b.e)->am_bundled, 500);
+    ck_assert_uint_gt(hxb_engine_stats(W.b.e)->drops[HXB_DROP_CSUM], 0);
 }
 END_TEST
 
@@ -1400,6 +1434,7 @@ static Suite *engine_suite(void)
     tcase_add_loop_test(tc, test_am_faults, 0,
                         getenv("HXB_TEST_SEEDS") ? atoi(getenv("HXB_TEST_SEEDS")) : 2);
     tcase_add_test(tc, test_am_bidirectional);
+    tcase_add_test(tc, test_am_bundles);
     tcase_add_test(tc, test_am_one_rail_clean);
     tcase_add_test(tc, test_am_small_window);
     tcase_add_test(tc, test_am_fast_retransmit);
