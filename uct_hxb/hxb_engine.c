@@ -427,7 +427,7 @@ unsigned hxb_engine_progress(hxb_engine_t *e)
          * this one: the caller usually answers first (a reply, a
          * rendezvous step), and its frame carries the ack for free. */
         if (p->rx_unacked &&
-            (p->ack_now || (drained && p->rx_pass != e->pass) ||
+            (p->ack_now || (drained && p->ack_drained && p->rx_pass != e->pass) ||
              p->rx_unacked >= e->cfg.ack_every ||
              e->now >= p->ack_due)) {
             hxb_rx_send_ack(p);

@@ -128,6 +128,7 @@ struct hxb_peer {
     unsigned       rx_unacked;
     uint16_t       rx_dups;        /* duplicates since our last ACK         */
     unsigned       rx_pass;        /* progress pass of the last frame in    */
+    int            ack_drained;    /* a frame without HXB_F_MORE is unacked */
     double         ack_due;
     int            ack_now;
     uint8_t       *asm_buf;        /* AM reassembly                          */

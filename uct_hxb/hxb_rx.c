@@ -207,11 +207,15 @@ void hxb_rx_send_ack(hxb_peer_t *p)
     p->e->stats.acks_sent++;
     p->rx_unacked = 0;
     p->ack_now = 0;
+    p->ack_drained = 0;
 }
 
-static void rx_mark(hxb_peer_t *p)
+static void rx_mark(hxb_peer_t *p, const hxb_hdr_t *h)
 {
     p->rx_pass = p->e->pass;
+    if (!(h->flags & HXB_F_MORE)) {
+        p->ack_drained = 1;   /* the end of a burst: ack once queues drain */
+    }
     if (p->rx_unacked++ == 0) {
         p->ack_due = p->e->now + p->e->cfg.ack_delay;
     }
@@ -270,7 +274,7 @@ void hxb_rx_frame(hxb_peer_t *p, hxb_rail_t *rail, hxb_hdr_t *h, size_t size)
         e->stats.drops[HXB_DROP_DUP]++;
         p->rx_dups += p->rx_dups < UINT16_MAX;
         p->ack_now = 1;                      /* our ack was probably lost */
-        rx_mark(p);
+        rx_mark(p, h);
         return;
     }
     if (seq - p->rx_next >= W(p)) {
@@ -282,13 +286,13 @@ void hxb_rx_frame(hxb_peer_t *p, hxb_rail_t *rail, hxb_hdr_t *h, size_t size)
         e->stats.drops[HXB_DROP_DUP]++;
         p->rx_dups += p->rx_dups < UINT16_MAX;
         p->ack_now = 1;
-        rx_mark(p);
+        rx_mark(p, h);
         return;
     }
     if (hxb_seq_le(p->rx_hi, seq)) {
         p->rx_hi = seq + 1;
     }
-    rx_mark(p);
+    rx_mark(p, h);
     if (seq != p->rx_next) {
         if (h->kind == HXB_K_AM) {
             /* an AM must wait for its turn: keep a copy, the rail's buffer

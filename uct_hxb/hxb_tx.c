@@ -87,6 +87,14 @@ static void tx_transmit(hxb_peer_t *p, uint32_t seq, hxb_txslot_t *s, int r)
 
     h->ack = p->rx_next;
     h->rail = (uint8_t)r;
+    /* a first transmission with later frames queued behind it: their acks
+     * cover it. The last of a burst, and every retransmission, ask for an
+     * ack as soon as the peer's queues drain (PROTOCOL.md 8.4). */
+    if (s->state == TX_QUEUED && (seq + 1 != p->tx_next || p->ops || p->resp)) {
+        h->flags |= HXB_F_MORE;
+    } else {
+        h->flags &= (uint8_t)~HXB_F_MORE;
+    }
     iov[0].iov_base = s->hb;
     iov[0].iov_len = s->hb_len;
     if (s->inl_len) {
@@ -118,7 +126,6 @@ static void tx_transmit(hxb_peer_t *p, uint32_t seq, hxb_txslot_t *s, int r)
     e->rail_inflight[r]++;
     p->tx_inflight++;
     e->stats.tx_frames++;
-    (void)seq;
     /* the cumulative ack rode along: a separate ACK is needed only while
      * frames beyond a hole wait to be acknowledged selectively */
     if (p->rx_hi == p->rx_next) {

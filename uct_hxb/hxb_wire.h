@@ -31,6 +31,8 @@ enum hxb_kind {
 #define HXB_F_SEQ       0x02  /* frame is sequenced (reliable)                */
 #define HXB_F_AM_FIRST  0x10  /* AM: first fragment of a message              */
 #define HXB_F_AM_LAST   0x20  /* AM: last fragment of a message               */
+#define HXB_F_MORE      0x08  /* more frames follow right behind this one:
+                               * the receiver need not ack it on its own    */
 #define HXB_F_AM_BUNDLE 0x40  /* AM: payload is several short AMs, each
                                * hxb_am_rec_t + data (with FIRST|LAST)       */
 
