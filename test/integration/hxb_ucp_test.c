@@ -35,7 +35,7 @@ typedef struct {
 
 static unsigned long g_count = 1000, g_seed = 1, g_window = 16, g_timeout = 120;
 static size_t g_max = 4 << 20;
-static int g_fixed, g_quick;
+static int g_fixed, g_quick, g_no_errh;
 
 static uint64_t mix(uint64_t x)
 {
@@ -225,7 +225,7 @@ int main(int argc, char **argv)
     size_t bytes = 0, tx_bytes = 0;
     double t_start, t_end;
 
-    while ((opt = getopt(argc, argv, "c:p:n:m:s:w:t:fq")) != -1) {
+    while ((opt = getopt(argc, argv, "c:p:n:m:s:w:t:fqN")) != -1) {
         switch (opt) {
         case 'c': server = optarg; break;
         case 'p': port = atoi(optarg); break;
@@ -236,9 +236,12 @@ int main(int argc, char **argv)
         case 't': g_timeout = strtoul(optarg, NULL, 0); break;
         case 'f': g_fixed = 1; break;
         case 'q': g_quick = 1; break;
+        case 'N': g_no_errh = 1; break;
         default:
             fprintf(stderr, "usage: %s [-c server] [-p port] [-n count] [-m max] "
-                    "[-s seed] [-w window] [-t timeout]\n", argv[0]);
+                    "[-s seed] [-w window] [-t timeout] [-f] [-q] [-N]\n"
+                    "  -f: every message -m bytes; -q: check lengths only; "
+                    "-N: no peer error handling (UCP's default)\n", argv[0]);
             return 2;
         }
     }
@@ -272,7 +275,10 @@ int main(int argc, char **argv)
     eparams.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS |
                          UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
                          UCP_EP_PARAM_FIELD_ERR_HANDLER;
-    eparams.err_mode = UCP_ERR_HANDLING_MODE_PEER;
+    /* PEER mode is what a fault-tolerant user asks for; UCP 1.13 then
+     * moves rendezvous data as AMs, not with GET. -N: UCP's default. */
+    eparams.err_mode = g_no_errh ? UCP_ERR_HANDLING_MODE_NONE :
+                                   UCP_ERR_HANDLING_MODE_PEER;
     eparams.err_handler.cb = on_ep_error;
     eparams.err_handler.arg = NULL;
     eparams.address = peer_addr;
