@@ -392,6 +392,17 @@ void hxb_engine_flush_rails(hxb_engine_t *e)
 {
     int i;
 
+    if (e->nrails > 1 && e->rails[0]->ops->flush_many) {
+        for (i = 1; i < e->nrails; i++) {
+            if (e->rails[i]->ops != e->rails[0]->ops) {
+                break;
+            }
+        }
+        if (i == e->nrails) {
+            e->rails[0]->ops->flush_many(e->rails, e->nrails);
+            return;
+        }
+    }
     for (i = 0; i < e->nrails; i++) {
         e->rails[i]->ops->flush(e->rails[i]);
     }

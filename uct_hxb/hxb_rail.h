@@ -31,6 +31,10 @@ typedef struct hxb_rail_ops {
     int  (*send)(hxb_rail_t *rail, const hxb_raddr_t *dst,
                  const struct iovec *iov, int iovcnt);
     int  (*flush)(hxb_rail_t *rail);
+    /* optional: flush several rails of this kind in as few system calls as
+     * possible (raw rails: one sendmmsg for all, each frame naming its
+     * interface); the engine uses it when every rail has it */
+    void (*flush_many)(hxb_rail_t **rails, int n);
     /* deliver up to max received frames to cb; returns how many */
     int  (*recv)(hxb_rail_t *rail, hxb_rx_cb_t cb, void *arg, int max);
     void (*close)(hxb_rail_t *rail);
