@@ -76,6 +76,7 @@ typedef struct mca_coll_hxb_ctx {
     mca_coll_hxb_module_t *m;
     ompi_communicator_t *comm;
     int rank, tag;
+    bool poll;                        /* the worker: poll, never park */
     ompi_request_t **reqs;
     int nreq, maxreq;
 } mca_coll_hxb_ctx_t;
@@ -95,6 +96,7 @@ int  mca_coll_hxb_isend(mca_coll_hxb_ctx_t *c, const void *buf, size_t count,
 int  mca_coll_hxb_irecv(mca_coll_hxb_ctx_t *c, void *buf, size_t count,
                         ompi_datatype_t *dt, int peer);
 int  mca_coll_hxb_waitall(mca_coll_hxb_ctx_t *c);
+int  mca_coll_hxb_wait_reqs(mca_coll_hxb_ctx_t *c, int n, ompi_request_t **reqs);
 int  mca_coll_hxb_node_index(const mca_coll_hxb_module_t *m, const int idx[MCA_COLL_HXB_DIMS]);
 int  mca_coll_hxb_node_leader(const mca_coll_hxb_module_t *m, int node);
 int  mca_coll_hxb_line_peer(const mca_coll_hxb_module_t *m, int d, int j);
@@ -143,5 +145,13 @@ int mca_coll_hxb_ibcast(void *buf, int count, ompi_datatype_t *dt, int root,
                         ompi_communicator_t *comm, ompi_request_t **req,
                         mca_coll_base_module_t *module);
 void mca_coll_hxb_worker_stop(mca_coll_hxb_module_t *m);
+
+/* progress while the worker runs (coll_hxb_nb_progress.c) */
+int  mca_coll_hxb_nb_progress_init(void);
+void mca_coll_hxb_nb_progress_fini(void);
+void mca_coll_hxb_nb_submitted(void);
+void mca_coll_hxb_nb_completed(void);
+void mca_coll_hxb_nb_worker_enter(void);
+int  mca_coll_hxb_nb_poll(int n, ompi_request_t **reqs);
 
 #endif

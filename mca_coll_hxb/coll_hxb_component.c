@@ -98,6 +98,7 @@ static int mca_coll_hxb_close(void)
     mca_coll_hxb_component_t *k = &mca_coll_hxb_component;
     char host[64] = "";
 
+    mca_coll_hxb_nb_progress_fini();
     if (!k->print_stats) {
         return OMPI_SUCCESS;
     }
