@@ -37,6 +37,7 @@ typedef struct mca_coll_hxb_component {
     bool  print_stats;
     int   allreduce_rsag_min;   /* bytes: reduce-scatter + allgather from here */
     int   segsize;              /* bytes per piece of the pipelined schedules */
+    int   nb_idle_us;           /* worker: sleep when idle (us); 0: yield only */
     int   alltoall_direct_min;  /* bytes per block: direct exchange from here */
     /* this process's node in the topology, -1 unknown (set at first query) */
     int   topo_loaded;   /* 0 not tried, 1 ok, -1 failed */

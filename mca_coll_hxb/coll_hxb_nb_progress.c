@@ -28,9 +28,8 @@
 #define SPIN_NS       20000
 /* how long a spinning thread sleeps at most (it rechecks its requests) */
 #define PARK_NS      200000
-/* worker: idle polls before it sleeps, and for how long */
+/* worker: idle polls before it sleeps (coll_hxb_nb_idle_us) */
 #define IDLE_POLLS       16
-#define IDLE_NS       20000
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t  done = PTHREAD_COND_INITIALIZER;   /* CLOCK_MONOTONIC */
@@ -142,8 +141,9 @@ int mca_coll_hxb_nb_poll(int n, ompi_request_t **reqs)
         if (left < left_before) {
             idle = 0;
         } else if (++idle >= IDLE_POLLS) {
-            struct timespec ts = { 0, IDLE_NS };
-            nanosleep(&ts, NULL);
+            int us = mca_coll_hxb_component.nb_idle_us;
+            struct timespec ts = { 0, (long)us * 1000 };
+            if (us > 0) nanosleep(&ts, NULL); else sched_yield();
         }
         left_before = left;
         opal_progress();
