@@ -17,7 +17,9 @@
  * calls opal_progress only now and then (MPI_Test in a compute loop) is
  * never put to sleep. */
 #include "coll_hxb.h"
+#include <errno.h>
 #include <sched.h>
+#include <sys/resource.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -54,8 +56,9 @@ static int park_spinner(void)
     uint64_t until = t + PARK_NS;
     struct timespec ts = { (time_t)(until / 1000000000ull), (long)(until % 1000000000ull) };
     pthread_mutex_lock(&lock);
-    int before = pending;
-    if (before > 0) (void)pthread_cond_timedwait(&done, &lock, &ts);
+    if (__atomic_load_n(&pending, __ATOMIC_ACQUIRE) > 0) {
+        (void)pthread_cond_timedwait(&done, &lock, &ts);
+    }
     pthread_mutex_unlock(&lock);
     last_call = now_ns();
     return 0;
@@ -93,8 +96,8 @@ void mca_coll_hxb_nb_submitted(void)
 /* after the job's request is complete: wake the parked threads */
 void mca_coll_hxb_nb_completed(void)
 {
-    pthread_mutex_lock(&lock);
-    pending--;
+    pthread_mutex_lock(&lock);      /* a parker checks pending under it */
+    __atomic_sub_fetch(&pending, 1, __ATOMIC_RELEASE);
     pthread_cond_broadcast(&done);
     pthread_mutex_unlock(&lock);
 }
@@ -117,10 +120,14 @@ void mca_coll_hxb_nb_worker_enter(void)
      * application computes. With EEVDF (Linux >= 6.6) a woken thread waits
      * for the running one's slice (milliseconds, up to a tick) unless it asks
      * for a shorter slice, which since 6.12 lets it preempt at once: ask
-     * for 100 us (SCHED_OTHER, no privilege needed; older kernels ignore
-     * or refuse it, which is harmless). */
+     * for 100 us (SCHED_OTHER only, keeping the thread's nice value; no
+     * privilege needed; older kernels ignore or refuse it, harmlessly). */
     struct worker_sched_attr a = { .size = sizeof(a), .sched_policy = 0 /* SCHED_OTHER */,
                                    .sched_runtime = 100000 };
+    errno = 0;
+    int nice = getpriority(PRIO_PROCESS, 0);   /* this thread's; keep it */
+    if (0 != errno || SCHED_OTHER != sched_getscheduler(0)) return;
+    a.sched_nice = nice;
     (void)syscall(SYS_sched_setattr, 0, &a, 0);
 #endif
 }
