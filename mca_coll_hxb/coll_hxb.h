@@ -37,6 +37,7 @@ typedef struct mca_coll_hxb_component {
     bool  print_stats;
     int   allreduce_rsag_min;   /* bytes: reduce-scatter + allgather from here */
     int   segsize;              /* bytes per piece of the pipelined schedules */
+    int   nb_idle_us;           /* worker: sleep when idle (us); 0: yield only */
     int   alltoall_direct_min;  /* bytes per block: direct exchange from here */
     /* this process's node in the topology, -1 unknown (set at first query) */
     int   topo_loaded;   /* 0 not tried, 1 ok, -1 failed */
@@ -76,6 +77,7 @@ typedef struct mca_coll_hxb_ctx {
     mca_coll_hxb_module_t *m;
     ompi_communicator_t *comm;
     int rank, tag;
+    bool poll;                        /* the worker: poll, never park */
     ompi_request_t **reqs;
     int nreq, maxreq;
 } mca_coll_hxb_ctx_t;
@@ -95,6 +97,7 @@ int  mca_coll_hxb_isend(mca_coll_hxb_ctx_t *c, const void *buf, size_t count,
 int  mca_coll_hxb_irecv(mca_coll_hxb_ctx_t *c, void *buf, size_t count,
                         ompi_datatype_t *dt, int peer);
 int  mca_coll_hxb_waitall(mca_coll_hxb_ctx_t *c);
+int  mca_coll_hxb_wait_reqs(mca_coll_hxb_ctx_t *c, int n, ompi_request_t **reqs);
 int  mca_coll_hxb_node_index(const mca_coll_hxb_module_t *m, const int idx[MCA_COLL_HXB_DIMS]);
 int  mca_coll_hxb_node_leader(const mca_coll_hxb_module_t *m, int node);
 int  mca_coll_hxb_line_peer(const mca_coll_hxb_module_t *m, int d, int j);
@@ -143,5 +146,13 @@ int mca_coll_hxb_ibcast(void *buf, int count, ompi_datatype_t *dt, int root,
                         ompi_communicator_t *comm, ompi_request_t **req,
                         mca_coll_base_module_t *module);
 void mca_coll_hxb_worker_stop(mca_coll_hxb_module_t *m);
+
+/* progress while the worker runs (coll_hxb_nb_progress.c) */
+int  mca_coll_hxb_nb_progress_init(void);
+void mca_coll_hxb_nb_progress_fini(void);
+void mca_coll_hxb_nb_submitted(void);
+void mca_coll_hxb_nb_completed(void);
+void mca_coll_hxb_nb_worker_enter(void);
+int  mca_coll_hxb_nb_poll(int n, ompi_request_t **reqs);
 
 #endif

@@ -98,7 +98,7 @@ static int finish_step(mca_coll_hxb_ctx_t *c, piece_t *pc, int pidx, int s, cons
 {
     mca_coll_hxb_module_t *m = c->m;
     int rc = OMPI_SUCCESS;
-    if (pc->nreq > 0) rc = ompi_request_wait_all(pc->nreq, pc->reqs, MPI_STATUSES_IGNORE);
+    rc = mca_coll_hxb_wait_reqs(c, pc->nreq, pc->reqs);
     pc->nreq = 0;
     if (OMPI_SUCCESS != rc || s >= k) return rc;
     int d = dims[(pidx + s) % k], n = m->dimsz[d], me = m->my_idx[d];
@@ -128,9 +128,12 @@ int mca_coll_hxb_allreduce_rsag(mca_coll_hxb_ctx_t *c, void *buf, int count,
     if (0 == k || count <= 0) return OMPI_SUCCESS;
     ompi_datatype_type_size(dt, &dsize);
     ompi_datatype_get_extent(dt, &lb, &ext);
-    /* pieces of about segsize bytes, a multiple of k, at most one per element */
+    /* pieces of about segsize bytes, at most one per element; several are
+     * a multiple of k (every dimension starts some). A vector of at most
+     * segsize bytes is one piece: Rabenseifner's schedule along the lines,
+     * no extra round trips for pieces too small to overlap anything. */
     size_t bytes = (size_t)count * dsize, np = segsize ? (bytes + segsize - 1) / segsize : 1;
-    np = ((np + k - 1) / k) * k;
+    if (np > 1) np = ((np + k - 1) / k) * k;
     if (np > (size_t)count) np = (size_t)count;
     if (np > 4096) np = 4096;    /* bounds the request table */
 
@@ -162,7 +165,7 @@ int mca_coll_hxb_allreduce_rsag(mca_coll_hxb_ctx_t *c, void *buf, int count,
     }
     if (OMPI_SUCCESS != rc) {       /* do not leave requests on our buffers */
         for (size_t p = 0; p < np; p++) {
-            if (pcs[p].nreq > 0) ompi_request_wait_all(pcs[p].nreq, pcs[p].reqs, MPI_STATUSES_IGNORE);
+            (void)mca_coll_hxb_wait_reqs(c, pcs[p].nreq, pcs[p].reqs);
         }
     }
 out:

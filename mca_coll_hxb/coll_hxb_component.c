@@ -27,8 +27,9 @@ mca_coll_hxb_component_t mca_coll_hxb_component = {
     },
     .priority = 90,
     .enable = true,
-    .allreduce_rsag_min = 32768,
-    .segsize = 65536,
+    .allreduce_rsag_min = 16384,
+    .segsize = 0,
+    .nb_idle_us = 20,
     .alltoall_direct_min = 4096,
     .my_node_id = -1,
 };
@@ -75,9 +76,16 @@ static int mca_coll_hxb_register(void)
         MCA_BASE_VAR_SCOPE_ALL, &k->allreduce_rsag_min);
     (void)mca_base_component_var_register(c, "segsize",
         "Bytes per piece of the pipelined reduce-scatter + allgather: pieces proceed independently, "
-        "so one piece's reduction overlaps the others' transfers (0: one piece per dimension)",
+        "so one piece's reduction overlaps the others' transfers; a vector of at most this many bytes is "
+        "one piece (Rabenseifner along the lines), more are a multiple of the dimensions (0: one piece)",
         MCA_BASE_VAR_TYPE_INT, NULL, 0, MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
         MCA_BASE_VAR_SCOPE_ALL, &k->segsize);
+    (void)mca_base_component_var_register(c, "nb_idle_us",
+        "The non-blocking worker sleeps this many microseconds after 16 polls without a completion "
+        "(leaves the CPU to the application's computation); 0: it only yields the CPU, as blocking "
+        "waits with mpi_yield_when_idle do",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6,
+        MCA_BASE_VAR_SCOPE_READONLY, &k->nb_idle_us);
     (void)mca_base_component_var_register(c, "alltoall_direct_min",
         "Alltoall with blocks of at least this many bytes sends every block straight to its rank "
         "(relayed where nodes share no line); below, node leaders aggregate and route the blocks "
@@ -98,6 +106,7 @@ static int mca_coll_hxb_close(void)
     mca_coll_hxb_component_t *k = &mca_coll_hxb_component;
     char host[64] = "";
 
+    mca_coll_hxb_nb_progress_fini();
     if (!k->print_stats) {
         return OMPI_SUCCESS;
     }

@@ -42,6 +42,7 @@ static void *worker(void *arg)
 {
     mca_coll_hxb_module_t *m = arg;
     ompi_communicator_t *comm = NULL;
+    mca_coll_hxb_nb_worker_enter();
     pthread_mutex_lock(&m->lock);
     for (;;) {
         while (NULL == m->head && !m->stop) pthread_cond_wait(&m->cond, &m->lock);
@@ -54,6 +55,7 @@ static void *worker(void *arg)
         comm = job->super.req_mpi_object.comm;
         mca_coll_hxb_ctx_t c;
         mca_coll_hxb_ctx_init(&c, m, comm, MCA_COLL_HXB_TAG_NB);
+        c.poll = true;
         int rc = (MCA_COLL_HXB_IALLREDUCE == job->what)
             ? mca_coll_hxb_allreduce_do(&c, job->sbuf, job->rbuf, job->count, job->dt, job->op)
             : mca_coll_hxb_bcast_do(&c, job->rbuf, job->count, job->dt, job->root);
@@ -61,6 +63,7 @@ static void *worker(void *arg)
         mca_coll_hxb_count(job->what);
         job->super.req_status.MPI_ERROR = rc;
         ompi_request_complete(&job->super, true);   /* the job is the caller's now */
+        mca_coll_hxb_nb_completed();
 
         pthread_mutex_lock(&m->lock);
     }
@@ -105,7 +108,8 @@ static int submit(mca_coll_hxb_module_t *m, ompi_communicator_t *comm, int what,
 
     pthread_mutex_lock(&m->lock);
     if (!m->thread_started) {
-        if (0 != pthread_create(&m->thread, NULL, worker, m)) {
+        if (OMPI_SUCCESS != mca_coll_hxb_nb_progress_init() ||
+            0 != pthread_create(&m->thread, NULL, worker, m)) {
             pthread_mutex_unlock(&m->lock);
             *req = NULL;
             ompi_request_t *r = &job->super;
@@ -117,6 +121,7 @@ static int submit(mca_coll_hxb_module_t *m, ompi_communicator_t *comm, int what,
     job->next = NULL;
     if (m->tail) m->tail->next = job; else m->head = job;
     m->tail = job;
+    mca_coll_hxb_nb_submitted();
     pthread_cond_signal(&m->cond);
     pthread_mutex_unlock(&m->lock);
     return OMPI_SUCCESS;

@@ -14,6 +14,7 @@ void mca_coll_hxb_ctx_init(mca_coll_hxb_ctx_t *c, mca_coll_hxb_module_t *m,
     c->comm = comm;
     c->rank = ompi_comm_rank(comm);
     c->tag = tag;
+    c->poll = false;
     c->reqs = NULL;
     c->nreq = c->maxreq = 0;
 }
@@ -59,12 +60,17 @@ int mca_coll_hxb_irecv(mca_coll_hxb_ctx_t *c, void *buf, size_t count,
     return rc;
 }
 
+/* The worker polls (coll_hxb_nb_progress.c); others wait as MPI does */
+int mca_coll_hxb_wait_reqs(mca_coll_hxb_ctx_t *c, int n, ompi_request_t **reqs)
+{
+    if (n <= 0) return OMPI_SUCCESS;
+    return c->poll ? mca_coll_hxb_nb_poll(n, reqs)
+                   : ompi_request_wait_all(n, reqs, MPI_STATUSES_IGNORE);
+}
+
 int mca_coll_hxb_waitall(mca_coll_hxb_ctx_t *c)
 {
-    int rc = OMPI_SUCCESS;
-    if (c->nreq > 0) {
-        rc = ompi_request_wait_all(c->nreq, c->reqs, MPI_STATUSES_IGNORE);
-    }
+    int rc = mca_coll_hxb_wait_reqs(c, c->nreq, c->reqs);
     c->nreq = 0;
     return rc;
 }

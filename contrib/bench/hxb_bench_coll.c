@@ -10,23 +10,28 @@
  * call on the hxb communicator with coll hxb's MPI_T variables set to
  * other values (e.g. "rsag:coll_hxb_allreduce_rsag_min=0") for that call.
  * Per iteration the slowest rank's time counts; the median over the
- * iterations is printed (and the mean):
- *   bench NAME BYTES LABEL MEDIAN_US MEAN_US
+ * iterations is printed (and the mean, and how many calls took over 3 ms
+ * more than the median: stalls):
+ *   bench NAME BYTES LABEL MEDIAN_US MEAN_US STALLS
  *
  *   hxb-bench-coll-mpi [-m MAX] [-c allreduce,alltoall,bcast,allgather] [-v VARIANT]...
- *   hxb-bench-coll-mpi -o BYTES[,BYTES...]
+ *   hxb-bench-coll-mpi -o BYTES[,BYTES...] [-s]
  *       Iallreduce overlap (MPI_THREAD_MULTIPLE, which coll hxb's worker
  *       needs), for tuned (libnbc) and hxb: t_comm = Iallreduce + Wait
- *       alone, t_comp = a computation without MPI calls of about t_comm,
- *       t_both = Iallreduce, the computation, Wait. Prints
+ *       alone, t_comp = a computation without MPI calls calibrated to
+ *       about t_comm, t_both = Iallreduce, the computation, Wait; the three
+ *       timed in turn in one loop, medians of the slowest rank. Prints
  *       "overlap LABEL BYTES COMM_US COMP_US BOTH_US PCT", PCT = share of
  *       the communication hidden behind the computation,
  *       100 * (1 - (t_both - t_comp) / t_comm), clamped to 0..100 (as
- *       OSU's osu_iallreduce reports it). */
+ *       OSU's osu_iallreduce reports it). -s: the "computation" sleeps
+ *       instead, leaving the CPU to MPI (tells overlap lost to progress
+ *       from overlap lost to CPU contention on an oversubscribed host). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAXV 8
@@ -127,10 +132,12 @@ static void report(const char *name, long bytes, double *t, int iters)
     if (0 == rank) {
         for (int v = 0; v < nv; v++) {
             double *w = worst + v * iters, mean = 0;
+            int stalls = 0;
             for (int i = 0; i < iters; i++) mean += w[i];
             qsort(w, iters, sizeof(double), cmp);
-            printf("bench %s %ld %s %.1f %.1f\n", name, bytes, var[v].label,
-                   w[iters / 2] * 1e6, mean / iters * 1e6);
+            for (int i = 0; i < iters; i++) stalls += w[i] > w[iters / 2] + 3e-3;
+            printf("bench %s %ld %s %.1f %.1f %d\n", name, bytes, var[v].label,
+                   w[iters / 2] * 1e6, mean / iters * 1e6, stalls);
         }
         fflush(stdout);
     }
@@ -171,22 +178,37 @@ static void run_blocking(const char *which, long max)
 
 static volatile double sink;
 
+static int sleep_instead;    /* -s: the "computation" sleeps (needs no CPU) */
+
 /* about `secs` of computation that makes no MPI call */
 static void compute(double secs, double loops_per_sec)
 {
+    if (sleep_instead) {
+        struct timespec ts = { (time_t)secs, (long)((secs - (time_t)secs) * 1e9) };
+        nanosleep(&ts, NULL);
+        return;
+    }
     long n = (long)(secs * loops_per_sec);
     double x = 0;
     for (long i = 0; i < n; i++) x += i * 0.5;
     sink = x;
 }
 
-static double slowest(double t, MPI_Comm comm)
+/* median over calls of the slowest rank's time (t[i] per rank) */
+static double median_slowest(double *t, int n, MPI_Comm comm)
 {
-    double worst;
-    MPI_Allreduce(&t, &worst, 1, MPI_DOUBLE, MPI_MAX, comm);
-    return worst;
+    double *w = malloc(n * sizeof(double)), m;
+    MPI_Allreduce(t, w, n, MPI_DOUBLE, MPI_MAX, comm);
+    qsort(w, n, sizeof(double), cmp);
+    m = w[n / 2];
+    free(w);
+    return m;
 }
 
+/* Per call, in one loop so that a slow moment of the shared host hits all
+ * three alike: comm = Iallreduce + Wait, comp = the computation alone
+ * (calibrated beforehand to take about comm), both = Iallreduce, the
+ * computation, Wait; medians of the slowest rank. */
 static void run_overlap(char *list)
 {
     double t0 = MPI_Wtime();
@@ -196,34 +218,49 @@ static void run_overlap(char *list)
         long bytes = atol(tok);
         int n = (int)(bytes / 8), iters = iters_for(bytes);
         double *a = calloc(n + 1, 8), *b = calloc(n + 1, 8);
+        double *tc = calloc(iters, sizeof(double)), *tp = calloc(iters, sizeof(double));
+        double *tb = calloc(iters, sizeof(double));
         for (int v = 0; v < nv && v < 2; v++) {
             MPI_Comm comm = var[v].comm;
             MPI_Request rq;
-            double comm_t = 0, comp = 0, both = 0;
-            for (int i = -2; i < iters; i++) {
+            int cal = iters < 10 ? iters : 10;
+            for (int i = -2; i < cal; i++) {           /* the communication's length */
                 MPI_Barrier(comm);
                 double s = MPI_Wtime();
                 MPI_Iallreduce(a, b, n, MPI_DOUBLE, MPI_SUM, comm, &rq);
                 MPI_Wait(&rq, MPI_STATUS_IGNORE);
-                if (i >= 0) comm_t += MPI_Wtime() - s;
+                if (i >= 0) tc[i] = MPI_Wtime() - s;
             }
-            comm_t = slowest(comm_t / iters, comm);
-            for (int i = 0; i < iters; i++) {
-                MPI_Barrier(comm);
-                double s = MPI_Wtime();
-                compute(comm_t, lps);
-                comp += MPI_Wtime() - s;
+            double target = median_slowest(tc, cal, comm);
+            for (int round = 0; round < 2; round++) {  /* the computation's loops for it */
+                for (int i = 0; i < cal; i++) {
+                    MPI_Barrier(comm);
+                    double s = MPI_Wtime();
+                    compute(target, lps);
+                    tp[i] = MPI_Wtime() - s;
+                }
+                lps *= target / median_slowest(tp, cal, comm);
             }
-            comp = slowest(comp / iters, comm);
             for (int i = -2; i < iters; i++) {
+                double s;
                 MPI_Barrier(comm);
-                double s = MPI_Wtime();
+                s = MPI_Wtime();
                 MPI_Iallreduce(a, b, n, MPI_DOUBLE, MPI_SUM, comm, &rq);
-                compute(comm_t, lps);
                 MPI_Wait(&rq, MPI_STATUS_IGNORE);
-                if (i >= 0) both += MPI_Wtime() - s;
+                if (i >= 0) tc[i] = MPI_Wtime() - s;
+                MPI_Barrier(comm);
+                s = MPI_Wtime();
+                compute(target, lps);
+                if (i >= 0) tp[i] = MPI_Wtime() - s;
+                MPI_Barrier(comm);
+                s = MPI_Wtime();
+                MPI_Iallreduce(a, b, n, MPI_DOUBLE, MPI_SUM, comm, &rq);
+                compute(target, lps);
+                MPI_Wait(&rq, MPI_STATUS_IGNORE);
+                if (i >= 0) tb[i] = MPI_Wtime() - s;
             }
-            both = slowest(both / iters, comm);
+            double comm_t = median_slowest(tc, iters, comm), comp = median_slowest(tp, iters, comm);
+            double both = median_slowest(tb, iters, comm);
             double pct = 100.0 * (1.0 - (both - comp) / comm_t);
             if (pct < 0) pct = 0;
             if (pct > 100) pct = 100;
@@ -235,6 +272,9 @@ static void run_overlap(char *list)
         }
         free(a);
         free(b);
+        free(tc);
+        free(tp);
+        free(tb);
     }
 }
 
@@ -243,10 +283,11 @@ int main(int argc, char **argv)
     long max = 1 << 20;
     char *which = "allreduce,alltoall,bcast,allgather", *overlap = NULL, *variants[MAXV];
     int opt, provided, nvar = 0;
-    while ((opt = getopt(argc, argv, "m:c:o:v:")) != -1) {
+    while ((opt = getopt(argc, argv, "m:c:o:v:s")) != -1) {
         if (opt == 'm') max = atol(optarg);
         else if (opt == 'c') which = optarg;
         else if (opt == 'o') overlap = optarg;
+        else if (opt == 's') sleep_instead = 1;
         else if (opt == 'v' && nvar < MAXV - 2) variants[nvar++] = optarg;
         else { fprintf(stderr, "usage: %s [-m MAX] [-c LIST] [-v VARIANT]... | -o BYTES,...\n", argv[0]); return 2; }
     }

@@ -19,7 +19,10 @@
 # relays and checked for every size once hxb-relayd runs, together with
 # the reduce-scatter + allgather Allreduce for every size (rsag_min 0) in
 # small pieces (counts below, equal to and not divisible by the number of
-# nodes and pieces).
+# nodes and pieces); the earlier runs use the defaults (one piece from
+# 16 KiB). hxb-mpi-coll also makes blocking Sendrecvs and MPI_Test loops
+# while Iallreduces run on the worker (the worker drives progress, the
+# main thread is parked in opal_progress meanwhile).
 TNAME=${TNAME:-c62}
 . "$(dirname "$0")/lib.sh"
 [ -z "${HXB_TRACE:-}" ] || set -x
