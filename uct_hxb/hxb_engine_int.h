@@ -8,6 +8,7 @@
 #define HXB_MAX_GETS  1024
 #define HXB_PEER_HASH 256
 #define HXB_REO_DECAY 0.25    /* s: a widened reordering window halves */
+#define HXB_TX_AHEAD  32     /* frames numbered but not yet pushed, at most */
 #define HXB_BUNDLE_MAX 2048   /* am_bcopy messages up to this share frames */
 
 enum { TX_FREE = 0, TX_QUEUED, TX_INFLIGHT, TX_SACKED };

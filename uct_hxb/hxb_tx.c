@@ -188,7 +188,12 @@ static void tx_fill(hxb_peer_t *p)
     hxb_txslot_t *s;
     hxb_op_t *op;
 
-    while (tx_room(p) > 0) {
+    /* Number only a few frames beyond those the rails have taken: frames
+     * leave in sequence order, so a request numbered behind a window's
+     * worth of queued bulk frames (a GET_REQ behind our GET_RESPs) would
+     * wait for all of them - and the peer's data for that request with
+     * it, which halved GET traffic both ways at once. */
+    while (tx_room(p) > 0 && p->tx_next - p->tx_push < HXB_TX_AHEAD) {
         /* frame by frame from our operations and the reads we owe, so a
          * bulk transfer each way cannot stall the other's requests */
         hxb_op_t **q = &p->ops, **tail = &p->ops_tail;
@@ -295,15 +300,20 @@ void hxb_tx_progress(hxb_peer_t *p)
         return;
     }
     p->bundle_open = 0;       /* pushed frames are final */
-    tx_fill(p);
-    while (p->tx_push != p->tx_next) {
-        r = hxb_tx_pick_rail(p, -1);
-        if (r < 0) {
-            break;      /* flow control: every rail is full or down */
+    for (;;) {
+        tx_fill(p);
+        if (p->tx_push == p->tx_next) {
+            break;      /* nothing (more) to send */
         }
-        s = SLOT(p, p->tx_push);
-        tx_transmit(p, p->tx_push, s, r);
-        p->tx_push++;
+        while (p->tx_push != p->tx_next) {
+            r = hxb_tx_pick_rail(p, -1);
+            if (r < 0) {
+                return; /* flow control: every rail is full or down */
+            }
+            s = SLOT(p, p->tx_push);
+            tx_transmit(p, p->tx_push, s, r);
+            p->tx_push++;
+        }
     }
 }
 
