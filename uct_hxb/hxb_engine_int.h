@@ -106,6 +106,7 @@ struct hxb_peer {
                                     * of their own, so neither side's reads
                                     * wait behind the other's bulk data    */
     int            fill_resp;      /* tx_fill alternates the two queues    */
+    unsigned       am_pass;        /* progress pass of our last lone AM    */
     int            bundle_open;    /* the newest slot, not yet pushed, takes
                                     * more short AMs (hxb_am_send)         */
     hxb_flushreq_t *flushes;
