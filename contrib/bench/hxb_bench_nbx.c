@@ -37,6 +37,8 @@
 #include <unistd.h>
 #include <ucp/api/ucp.h>
 
+#include "hxb_oob.h"
+
 #define NBX_TAG      0x4e42580000000000ull  /* "NBX" */
 #define NBX_TO_NBR   0x10000ull             /* centre -> neighbour i: | i */
 #define NBX_TO_CTR   0x20000ull             /* neighbour i -> centre: | i */
@@ -68,80 +70,11 @@ static unsigned long g_count = 200, g_window = 8, g_timeout = 120;
 static size_t g_size = 1 << 20;
 static int g_send = 1, g_recv = 1;   /* directions, as seen from the centre */
 
-static double now_s(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static void on_alarm(int sig)
-{
-    static const char msg[] = "hxb-bench-nbx: FAIL: timeout\n";
-
-    (void)sig;
-    if (write(2, msg, sizeof(msg) - 1) < 0) {
-        _exit(3);
-    }
-    _exit(2);
-}
-
 static int die(const char *what, const char *why)
 {
     fprintf(stderr, "hxb-bench-nbx: FAIL: %s%s%s\n", what, why ? ": " : "",
             why ? why : "");
     exit(1);
-}
-
-static int xfer(int fd, void *buf, size_t len, int out)
-{
-    size_t done = 0;
-    ssize_t n;
-
-    while (done < len) {
-        n = out ? write(fd, (char *)buf + done, len - done)
-                : read(fd, (char *)buf + done, len - done);
-        if (n <= 0) {
-            return -1;
-        }
-        done += n;
-    }
-    return 0;
-}
-
-static int oob_connect(const char *host, int port)
-{
-    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons(port)};
-    int fd, tries;
-
-    if (inet_pton(AF_INET, host, &sa.sin_addr) != 1) {
-        return -1;
-    }
-    for (tries = 0; tries < 100; tries++) {   /* the centre may start later */
-        fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        if (fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
-            return fd;
-        }
-        if (fd >= 0) {
-            close(fd);
-        }
-        usleep(100000);
-    }
-    return -1;
-}
-
-static int oob_listen(int port)
-{
-    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons(port)};
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), one = 1;
-
-    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-    if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-        listen(fd, NBX_MAX_NBRS) < 0) {
-        die("listen", strerror(errno));
-    }
-    return fd;
 }
 
 /* our address out, the peer's in, and an endpoint to it */
@@ -152,12 +85,12 @@ static void exchange(ucp_worker_h w, const ucp_address_t *addr, size_t len,
     ucp_ep_params_t ep = {.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS};
     void *peer;
 
-    if (xfer(p->fd, &l, sizeof(l), 1) || xfer(p->fd, (void *)addr, len, 1) ||
-        xfer(p->fd, &pl, sizeof(pl), 0) || pl > (1u << 20)) {
+    if (hxb_oob_xfer(p->fd, &l, sizeof(l), 1) || hxb_oob_xfer(p->fd, (void *)addr, len, 1) ||
+        hxb_oob_xfer(p->fd, &pl, sizeof(pl), 0) || pl > (1u << 20)) {
         die("address exchange", NULL);
     }
     peer = malloc(pl);
-    if (!peer || xfer(p->fd, peer, pl, 0)) {
+    if (!peer || hxb_oob_xfer(p->fd, peer, pl, 0)) {
         die("address exchange", NULL);
     }
     ep.address = peer;
@@ -221,7 +154,7 @@ static int pump_tx(ucp_worker_h w, nbx_peer_t *p, unsigned long count)
             d->req[k] = NULL;
         }
         if (++d->completed == count) {
-            d->t_end = now_s();
+            d->t_end = hxb_oob_now();
         }
         n++;
     }
@@ -276,7 +209,7 @@ static int pump_rx(ucp_worker_h w, nbx_peer_t *p, unsigned long count)
             d->req[k] = NULL;
         }
         if (++d->completed == count) {
-            d->t_end = now_s();
+            d->t_end = hxb_oob_now();
         }
         n++;
     }
@@ -347,7 +280,7 @@ static void oob_byte_progress(ucp_worker_h w, int fd, int efd, int out, int nbr)
     char c = 'x';
 
     if (out) {
-        if (xfer(fd, &c, 1, 1)) {
+        if (hxb_oob_xfer(fd, &c, 1, 1)) {
             die("out-of-band write", NULL);
         }
         return;
@@ -355,7 +288,7 @@ static void oob_byte_progress(ucp_worker_h w, int fd, int efd, int out, int nbr)
     for (;;) {
         progress_all(w);
         if (poll(&pfd, 1, 0) > 0) {
-            if (xfer(fd, &c, 1, 0)) {
+            if (hxb_oob_xfer(fd, &c, 1, 0)) {
                 die("out-of-band read", NULL);
             }
             return;
@@ -374,11 +307,11 @@ static int run_neighbour(ucp_worker_h w, const ucp_address_t *addr, size_t alen,
     int rx, tx;
 
     memset(&p, 0, sizeof(p));
-    p.fd = oob_connect(centre, port);
+    p.fd = hxb_oob_connect(centre, port);
     if (p.fd < 0) {
         die("cannot reach the centre", centre);
     }
-    if (xfer(p.fd, &id, sizeof(id), 0) || id >= NBX_MAX_NBRS) {
+    if (hxb_oob_xfer(p.fd, &id, sizeof(id), 0) || id >= NBX_MAX_NBRS) {
         die("no neighbour index from the centre", NULL);
     }
     exchange(w, addr, alen, &p);
@@ -417,16 +350,19 @@ static int run_centre(ucp_worker_h w, const ucp_address_t *addr, size_t alen,
                       int nnbr, int port, const char *mode)
 {
     nbx_peer_t p[NBX_MAX_NBRS];
-    int lfd = oob_listen(port), i, busy;
+    int lfd = hxb_oob_listen(port, NBX_MAX_NBRS), i, busy;
     double t0, t_tx = 0, t_rx = 0, span;
     unsigned long total = g_count * nnbr;
     double bytes = (double)g_size * g_count;
 
+    if (lfd < 0) {
+        die("listen", strerror(errno));
+    }
     memset(p, 0, sizeof(p));
     for (i = 0; i < nnbr; i++) {
         uint32_t id = i;
         p[i].fd = accept(lfd, NULL, NULL);
-        if (p[i].fd < 0 || xfer(p[i].fd, &id, sizeof(id), 1)) {
+        if (p[i].fd < 0 || hxb_oob_xfer(p[i].fd, &id, sizeof(id), 1)) {
             die("accept", strerror(errno));
         }
         exchange(w, addr, alen, &p[i]);
@@ -442,7 +378,7 @@ static int run_centre(ucp_worker_h w, const ucp_address_t *addr, size_t alen,
         }
         oob_byte_progress(w, p[i].fd, -1, 0, 0);   /* ready */
     }
-    t0 = now_s();
+    t0 = hxb_oob_now();
     for (i = 0; i < nnbr; i++) {
         oob_byte_progress(w, p[i].fd, -1, 1, 0);   /* go */
     }
@@ -529,8 +465,7 @@ int main(int argc, char **argv)
                 "-m send|recv|both, count and window > 0\n", NBX_MAX_NBRS);
         return 2;
     }
-    signal(SIGALRM, on_alarm);
-    alarm(g_timeout);
+    hxb_oob_timeout("hxb-bench-nbx", g_timeout);
     if (ucp_init(&params, NULL, &ctx) != UCS_OK ||
         ucp_worker_create(ctx, &wparams, &worker) != UCS_OK ||
         ucp_worker_get_address(worker, &addr, &alen) != UCS_OK) {

@@ -25,6 +25,8 @@
 #include <unistd.h>
 #include <ucp/api/ucp.h>
 
+#include "hxb_oob.h"
+
 #define TAG_BASE 0x4858420000000000ull
 
 typedef struct {
@@ -110,48 +112,22 @@ static void recv_cb(void *request, ucs_status_t status,
     c->done = 1;
 }
 
+/* the client connects to host; the server (host NULL) takes one client */
 static int oob_connect(const char *host, int port)
 {
-    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons(port)};
-    int fd, one = 1, tries;
+    int lfd, fd;
 
     if (host) {
-        inet_pton(AF_INET, host, &sa.sin_addr);
-        for (tries = 0; tries < 100; tries++) {
-            fd = socket(AF_INET, SOCK_STREAM, 0);
-            if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
-                return fd;
-            }
-            close(fd);
-            usleep(100000);
-        }
-        return -1;
+        return hxb_oob_connect(host, port);
     }
-    int lfd = socket(AF_INET, SOCK_STREAM, 0);
-    setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-    if (bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(lfd, 1) < 0) {
+    lfd = hxb_oob_listen(port, 1);
+    if (lfd < 0) {
         perror("hxb_ucp_test: listen");
         return -1;
     }
     fd = accept(lfd, NULL, NULL);
     close(lfd);
     return fd;
-}
-
-static int xfer(int fd, void *buf, size_t len, int out)
-{
-    size_t done = 0;
-    ssize_t n;
-
-    while (done < len) {
-        n = out ? write(fd, (char *)buf + done, len - done)
-                : read(fd, (char *)buf + done, len - done);
-        if (n <= 0) {
-            return -1;
-        }
-        done += n;
-    }
-    return 0;
 }
 
 /* The final handshake: one byte each way over the out-of-band socket, with
@@ -162,13 +138,13 @@ static int handshake(int fd, ucp_worker_h worker)
     struct pollfd pfd = {.fd = fd, .events = POLLIN};
     char c = 'x';
 
-    if (xfer(fd, &c, 1, 1)) {
+    if (hxb_oob_xfer(fd, &c, 1, 1)) {
         return -1;
     }
     for (;;) {
         ucp_worker_progress(worker);
         if (poll(&pfd, 1, 0) > 0) {
-            return xfer(fd, &c, 1, 0);
+            return hxb_oob_xfer(fd, &c, 1, 0);
         }
     }
 }
@@ -186,22 +162,6 @@ static void on_ep_error(void *arg, ucp_ep_h ep, ucs_status_t status)
     g_ep_failed = 1;
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static void on_alarm(int sig)
-{
-    static const char msg[] = "hxb_ucp_test: FAIL: timeout\n";
-    (void)sig;
-    if (write(2, msg, sizeof(msg) - 1) < 0) {
-        _exit(3);
-    }
-    _exit(2);
-}
 
 int main(int argc, char **argv)
 {
@@ -245,8 +205,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    signal(SIGALRM, on_alarm);
-    alarm(g_timeout);
+    hxb_oob_timeout("hxb_ucp_test", g_timeout);
     dir_tx = server ? 1 : 0;
     dir_rx = !dir_tx;
 
@@ -262,13 +221,13 @@ int main(int argc, char **argv)
         return 1;
     }
     peer_len = addr_len;
-    if (xfer(fd, &peer_len, sizeof(peer_len), 1) || xfer(fd, addr, addr_len, 1) ||
-        xfer(fd, &peer_len, sizeof(peer_len), 0)) {
+    if (hxb_oob_xfer(fd, &peer_len, sizeof(peer_len), 1) || hxb_oob_xfer(fd, addr, addr_len, 1) ||
+        hxb_oob_xfer(fd, &peer_len, sizeof(peer_len), 0)) {
         fprintf(stderr, "hxb_ucp_test: FAIL: address exchange\n");
         return 1;
     }
     peer_addr = malloc(peer_len);
-    if (xfer(fd, peer_addr, peer_len, 0)) {
+    if (hxb_oob_xfer(fd, peer_addr, peer_len, 0)) {
         fprintf(stderr, "hxb_ucp_test: FAIL: address exchange\n");
         return 1;
     }
@@ -301,7 +260,7 @@ int main(int argc, char **argv)
     }
 
     /* both directions at once: up to WINDOW sends and receives in flight */
-    t_start = now_s();
+    t_start = hxb_oob_now();
     while (rcvd < g_count || sent < g_count) {
         int busy = 0;
         /* post receives in message order: same tag, so UCP matches them in
@@ -410,7 +369,7 @@ int main(int argc, char **argv)
             ucp_request_free(sreq[w]);
         }
     }
-    t_end = now_s();
+    t_end = hxb_oob_now();
     {
         ucp_request_param_t p = {.op_attr_mask = 0};
         void *r = ucp_ep_flush_nbx(ep, &p);
