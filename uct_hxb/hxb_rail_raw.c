@@ -46,34 +46,6 @@ static inline struct tpacket2_hdr *raw_frame(hxb_rail_raw_t *w, unsigned i)
                                    (size_t)(i % w->frames_per_block) * w->frame_size);
 }
 
-static int raw_flush(hxb_rail_t *r)
-{
-    hxb_rail_raw_t *w = (hxb_rail_raw_t *)r;
-    int done = 0, n, i;
-
-    while (done < w->ntx) {
-        n = sendmmsg(r->fd, w->txm + done, w->ntx - done, MSG_DONTWAIT);
-        if (n < 0) {
-            if (errno == EINTR) {
-                continue;
-            }
-            /* queue full or link down: like a loss on the wire */
-            if (errno == EAGAIN || errno == ENOBUFS) {
-                r->stats.tx_again += w->ntx - done;
-            } else {
-                r->stats.tx_errors += w->ntx - done;
-            }
-            break;
-        }
-        for (i = done; i < done + n; i++) {
-            r->stats.tx_bytes += w->txm[i].msg_len;
-        }
-        r->stats.tx_frames += n;
-        done += n;
-    }
-    w->ntx = 0;
-    return 0;
-}
 
 /* Every raw rail's batch in one sendmmsg: a packet socket sends on the
  * interface each message's sockaddr_ll names, so one socket serves all
@@ -132,6 +104,13 @@ static void raw_flush_many(hxb_rail_t **rails, int nrails)
     for (ri = 0; ri < nrails; ri++) {
         ((hxb_rail_raw_t *)rails[ri])->ntx = 0;
     }
+}
+
+/* one rail's batch (full batch, close): the same path as all rails' */
+static int raw_flush(hxb_rail_t *r)
+{
+    raw_flush_many(&r, 1);
+    return 0;
 }
 
 static int raw_send(hxb_rail_t *r, const hxb_raddr_t *dst,

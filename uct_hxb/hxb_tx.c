@@ -419,6 +419,13 @@ void hxb_tx_spurious(hxb_peer_t *p, unsigned n)
     p->reo_decay_at = p->e->now + HXB_REO_DECAY;
 }
 
+/* what a frame on rail r usually takes to be acked: that rail's own
+ * smoothed round trip and four deviations (rails queue differently) */
+static double rail_rtt_bound(const hxb_peer_t *p, int r)
+{
+    return p->rail_srtt[r] + 4 * p->rail_rttvar[r];
+}
+
 /* how late a frame may be, beyond its round trip, before it counts lost */
 static double tx_reo_window(hxb_peer_t *p)
 {
@@ -487,7 +494,7 @@ static void tx_detect_losses(hxb_peer_t *p)
         }
         /* overdue by the later frame's round trip and by what this
          * frame's own rail usually takes (rails queue differently) */
-        span = p->rail_srtt[s->rail] + 4 * p->rail_rttvar[s->rail];
+        span = rail_rtt_bound(p, s->rail);
         if (span < p->rack_rtt) {
             span = p->rack_rtt;
         }
@@ -708,7 +715,7 @@ void hxb_tx_timers(hxb_peer_t *p)
         /* a frame times out by its own rail's round trip too: the peer's
          * estimate follows the freshest frames, which found short queues */
         for (r = 0; r < e->nrails; r++) {
-            rto[r] = p->rail_srtt[r] + 4 * p->rail_rttvar[r];
+            rto[r] = rail_rtt_bound(p, r);
             if (rto[r] < p->rto) {
                 rto[r] = p->rto;
             }
@@ -847,18 +854,23 @@ static hxb_op_t *op_new(hxb_peer_t *p, int kind)
     return op;
 }
 
+static void op_append(hxb_op_t **head, hxb_op_t **tail, hxb_op_t *op)
+{
+    if (*tail) {
+        (*tail)->next = op;
+    } else {
+        *head = op;
+    }
+    *tail = op;
+}
+
 static void op_enqueue(hxb_peer_t *p, hxb_op_t *op)
 {
     hxb_op_t **at;
 
     op->next = NULL;
     if (op->kind == OP_GET_RESP) {
-        if (p->resp_tail) {
-            p->resp_tail->next = op;
-        } else {
-            p->resp = op;
-        }
-        p->resp_tail = op;
+        op_append(&p->resp, &p->resp_tail, op);
         hxb_peer_activate(p);
         hxb_tx_progress(p);
         return;
@@ -880,12 +892,7 @@ static void op_enqueue(hxb_peer_t *p, hxb_op_t *op)
             p->ops_tail = op;
         }
     } else {
-        if (p->ops_tail) {
-            p->ops_tail->next = op;
-        } else {
-            p->ops = op;
-        }
-        p->ops_tail = op;
+        op_append(&p->ops, &p->ops_tail, op);
     }
     p->nops++;
     hxb_peer_activate(p);
