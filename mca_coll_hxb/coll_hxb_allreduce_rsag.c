@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include "ompi/mca/pml/pml.h"
 
+#define PIECES_MIN 65536   /* bytes: one piece per dimension from here */
+
 typedef struct {
     size_t lo, hi;                       /* elements of the piece */
     size_t seg_lo[MCA_COLL_HXB_DIMS];    /* segment before RS step s */
@@ -118,7 +120,8 @@ int mca_coll_hxb_allreduce_rsag(mca_coll_hxb_ctx_t *c, void *buf, int count,
 {
     mca_coll_hxb_module_t *m = c->m;
     int dims[MCA_COLL_HXB_DIMS], k = 0, nmax = 1, rc = OMPI_SUCCESS;
-    size_t dsize, segsize = mca_coll_hxb_component.segsize;
+    size_t dsize;
+    long segsize = mca_coll_hxb_component.segsize;
     ptrdiff_t lb, ext;
 
     for (int d = 0; d < MCA_COLL_HXB_DIMS; d++) {
@@ -128,11 +131,17 @@ int mca_coll_hxb_allreduce_rsag(mca_coll_hxb_ctx_t *c, void *buf, int count,
     if (0 == k || count <= 0) return OMPI_SUCCESS;
     ompi_datatype_type_size(dt, &dsize);
     ompi_datatype_get_extent(dt, &lb, &ext);
-    /* pieces of about segsize bytes, at most one per element; several are
-     * a multiple of k (every dimension starts some). A vector of at most
-     * segsize bytes is one piece: Rabenseifner's schedule along the lines,
-     * no extra round trips for pieces too small to overlap anything. */
-    size_t bytes = (size_t)count * dsize, np = segsize ? (bytes + segsize - 1) / segsize : 1;
+    /* segsize 0: from PIECES_MIN bytes, one piece per dimension, so every
+     * dimension's rails carry a piece from the first step on (Rabenseifner's
+     * schedule along the lines as one piece uses one dimension at a time: a
+     * third of the rails on a 3-D grid, and 4x slower where rails, not
+     * CPUs, bound it); below, one piece (round trips cost more than the
+     * rails add). segsize > 0: pieces of about segsize bytes, a multiple of
+     * k; a vector of at most segsize bytes is one piece. segsize < 0: one
+     * piece. At most one piece per element. */
+    size_t bytes = (size_t)count * dsize, np;
+    if (0 == segsize) np = bytes >= PIECES_MIN ? (size_t)k : 1;
+    else np = segsize > 0 ? (bytes + segsize - 1) / segsize : 1;
     if (np > 1) np = ((np + k - 1) / k) * k;
     if (np > (size_t)count) np = (size_t)count;
     if (np > 4096) np = 4096;    /* bounds the request table */

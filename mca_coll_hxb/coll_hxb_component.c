@@ -75,9 +75,12 @@ static int mca_coll_hxb_register(void)
         MCA_BASE_VAR_TYPE_INT, NULL, 0, MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
         MCA_BASE_VAR_SCOPE_ALL, &k->allreduce_rsag_min);
     (void)mca_base_component_var_register(c, "segsize",
-        "Bytes per piece of the pipelined reduce-scatter + allgather: pieces proceed independently, "
-        "so one piece's reduction overlaps the others' transfers; a vector of at most this many bytes is "
-        "one piece (Rabenseifner along the lines), more are a multiple of the dimensions (0: one piece)",
+        "Bytes per piece of the reduce-scatter + allgather: pieces proceed independently, piece p "
+        "visiting the dimensions in an order rotated by p, so all dimensions' rails carry data at once "
+        "and one piece's reduction overlaps the others' transfers. 0: one piece per dimension from "
+        "64 KiB, one piece below; "
+        "-1: one piece (Rabenseifner along the lines, one dimension at a time); more: pieces of "
+        "about this many bytes, a multiple of the dimensions",
         MCA_BASE_VAR_TYPE_INT, NULL, 0, MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
         MCA_BASE_VAR_SCOPE_ALL, &k->segsize);
     (void)mca_base_component_var_register(c, "nb_idle_us",

@@ -164,6 +164,7 @@ int hxb_engine_add_rail(hxb_engine_t *e, hxb_rail_t *rail)
         return -EMSGSIZE;
     }
     rail->index = e->nrails;
+    e->rail_cap[e->nrails] = e->cfg.rail_inflight;
     e->rails[e->nrails++] = rail;
     /* every frame must fit every rail: a retransmission may change rail */
     frag = rail->mtu - sizeof(hxb_hdr_t) - sizeof(hxb_put_ext_t);
@@ -388,6 +389,47 @@ static void engine_check_links(hxb_engine_t *e)
     }
 }
 
+/* A rail's own queue (qdisc, socket buffer) refused frames in the last
+ * flush: the rail is slower than the frames we keep in flight on it (a rate
+ * limit, other processes or relayed traffic sharing it). Halve its window,
+ * as TCP does on a loss, at most once per window: not before the frames in
+ * flight at the cut are acked (refusals of frames sent before the cut are
+ * not news). The refused
+ * frames themselves are lost frames: RACK resends them once later frames
+ * on the rail are acked. Without this, a rail slower than the window
+ * overflowed its queue on every burst: an eighth of all frames resent. */
+static void engine_rail_backoff(hxb_engine_t *e)
+{
+    int i;
+
+    for (i = 0; i < e->nrails; i++) {
+        hxb_rail_t *r = e->rails[i];
+        double cap;
+
+        if (r->stats.tx_again == e->rail_again[i]) {
+            continue;
+        }
+        e->rail_again[i] = r->stats.tx_again;
+        if (e->rail_acks[i] < e->rail_cut_at[i]) {
+            continue;
+        }
+        cap = e->rail_cap[i] < e->rail_inflight[i] ? e->rail_cap[i] : e->rail_inflight[i];
+        cap /= 2;
+        e->rail_cap[i] = cap < HXB_RAIL_CAP_MIN ? HXB_RAIL_CAP_MIN : cap;
+        e->rail_cut_at[i] = e->rail_acks[i] + e->rail_inflight[i];
+        e->stats.rail_cuts++;
+    }
+}
+
+/* a frame sent on rail r was acked: additive increase, one frame per window */
+void hxb_engine_rail_acked(hxb_engine_t *e, int r)
+{
+    e->rail_acks[r]++;
+    if (e->rail_cap[r] < e->cfg.rail_inflight) {
+        e->rail_cap[r] += 1.0 / e->rail_cap[r];
+    }
+}
+
 void hxb_engine_flush_rails(hxb_engine_t *e)
 {
     int i;
@@ -400,12 +442,14 @@ void hxb_engine_flush_rails(hxb_engine_t *e)
         }
         if (i == e->nrails) {
             e->rails[0]->ops->flush_many(e->rails, e->nrails);
+            engine_rail_backoff(e);
             return;
         }
     }
     for (i = 0; i < e->nrails; i++) {
         e->rails[i]->ops->flush(e->rails[i]);
     }
+    engine_rail_backoff(e);
 }
 
 unsigned hxb_engine_progress(hxb_engine_t *e)

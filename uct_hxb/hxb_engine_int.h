@@ -10,6 +10,7 @@
 #define HXB_REO_DECAY 0.25    /* s: a widened reordering window halves */
 #define HXB_TX_AHEAD  32     /* frames numbered but not yet pushed, at most */
 #define HXB_BUNDLE_MAX 2048   /* am_bcopy messages up to this share frames */
+#define HXB_RAIL_CAP_MIN 4.0  /* frames: a rail's window never shrinks below */
 
 enum { TX_FREE = 0, TX_QUEUED, TX_INFLIGHT, TX_SACKED };
 enum { RX_EMPTY = 0, RX_HELD, RX_DONE };
@@ -148,6 +149,13 @@ struct hxb_engine {
     hxb_rail_t        *rails[HXB_MAX_RAILS];
     int                nrails;
     unsigned           rail_inflight[HXB_MAX_RAILS];
+    /* Per-rail window (frames in flight), below cfg.rail_inflight: halved
+     * when the rail's own queue refuses a frame (hxb_engine_rail_backoff),
+     * grown by one frame per window of acked frames. */
+    double             rail_cap[HXB_MAX_RAILS];
+    uint64_t           rail_acks[HXB_MAX_RAILS];    /* frames acked so far */
+    uint64_t           rail_cut_at[HXB_MAX_RAILS];  /* no new cut before rail_acks */
+    uint64_t           rail_again[HXB_MAX_RAILS];   /* refusals seen so far */
     size_t             frag;        /* payload bytes per frame (min over rails) */
     hxb_peer_t        *hash[HXB_PEER_HASH];
     hxb_peer_t        *active;      /* peers with work pending               */
@@ -168,6 +176,7 @@ hxb_buf_t *hxb_pool_get(hxb_pool_t *pool);
 void hxb_pool_put(hxb_pool_t *pool, hxb_buf_t *b);
 void hxb_peer_activate(hxb_peer_t *p);
 void hxb_engine_flush_rails(hxb_engine_t *e);
+void hxb_engine_rail_acked(hxb_engine_t *e, int r);
 
 /* hxb_tx.c */
 void hxb_tx_hdr(hxb_peer_t *p, hxb_hdr_t *h, unsigned kind, size_t len);

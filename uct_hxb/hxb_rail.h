@@ -79,6 +79,8 @@ int hxb_rail_refresh(hxb_rail_t *rail);
 /* in-memory rails for tests: frames sent on one appear on its partner */
 typedef struct hxb_mem_faults {
     unsigned drop_ppm, dup_ppm, corrupt_ppm, reorder_ppm;
+    unsigned qlimit;   /* frames waiting at the receiver beyond which a send is
+                        * refused (tx_again), like a full qdisc; 0: none */
     uint64_t seed;
 } hxb_mem_faults_t;
 

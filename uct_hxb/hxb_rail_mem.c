@@ -62,6 +62,10 @@ static int mem_send(hxb_rail_t *r, const hxb_raddr_t *dst,
         r->stats.tx_errors++;
         return 0; /* like a dead link: the frame vanishes */
     }
+    if (m->f.qlimit && m->peer->tail - m->peer->head >= m->f.qlimit) {
+        r->stats.tx_again++; /* refused by our own full queue */
+        return 0;
+    }
     for (i = 0; i < iovcnt; i++) {
         len += iov[i].iov_len;
     }

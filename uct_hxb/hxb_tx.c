@@ -62,7 +62,7 @@ int hxb_tx_pick_rail(hxb_peer_t *p, int avoid)
         uint32_t mask = p->rail_mask & ~(pass ? 0 : p->suspect_mask);
         for (r = 0; r < e->nrails; r++) {
             if (!(mask & (1u << r)) || !e->rails[r]->up ||
-                e->rail_inflight[r] >= e->cfg.rail_inflight) {
+                e->rail_inflight[r] >= e->rail_cap[r]) {
                 continue;
             }
             load = (e->rail_inflight[r] + 1) / e->rails[r]->speed;
@@ -385,6 +385,7 @@ static void rail_acked(hxb_peer_t *p, hxb_txslot_t *s)
                p->e->now - s->sent_at);
     p->rail_losses[s->rail] = 0;
     p->rail_last_ack[s->rail] = p->e->now;
+    hxb_engine_rail_acked(p->e, s->rail);
     if (hxb_seq_lt(p->rail_hi[s->rail], s->rail_ctr)) {
         p->rail_hi[s->rail] = s->rail_ctr;
         p->rail_hi_sent[s->rail] = s->sent_at;

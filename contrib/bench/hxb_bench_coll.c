@@ -144,13 +144,13 @@ static void report(const char *name, long bytes, double *t, int iters)
     free(worst);
 }
 
-static void run_blocking(const char *which, long max)
+static void run_blocking(const char *which, long min, long max)
 {
     char *a = calloc(max * size, 1), *b = calloc(max * size, 1);
     static const char *names[] = { "allreduce", "alltoall", "bcast", "allgather" };
     for (int c = 0; c < 4; c++) {
         if (!strstr(which, names[c])) continue;
-        for (long bytes = 8; bytes <= max; bytes *= 2) {
+        for (long bytes = min; bytes <= max; bytes *= 2) {
             int iters = iters_for(bytes), n = (int)(bytes / 8);
             double *t = calloc(nv * iters, sizeof(double));
             for (int i = -2; i < iters; i++) {        /* 2 warm-up rounds */
@@ -280,16 +280,17 @@ static void run_overlap(char *list)
 
 int main(int argc, char **argv)
 {
-    long max = 1 << 20;
+    long max = 1 << 20, min = 8;
     char *which = "allreduce,alltoall,bcast,allgather", *overlap = NULL, *variants[MAXV];
     int opt, provided, nvar = 0;
-    while ((opt = getopt(argc, argv, "m:c:o:v:s")) != -1) {
+    while ((opt = getopt(argc, argv, "m:n:c:o:v:s")) != -1) {
         if (opt == 'm') max = atol(optarg);
+        else if (opt == 'n') min = atol(optarg) > 0 ? atol(optarg) : 8;
         else if (opt == 'c') which = optarg;
         else if (opt == 'o') overlap = optarg;
         else if (opt == 's') sleep_instead = 1;
         else if (opt == 'v' && nvar < MAXV - 2) variants[nvar++] = optarg;
-        else { fprintf(stderr, "usage: %s [-m MAX] [-c LIST] [-v VARIANT]... | -o BYTES,...\n", argv[0]); return 2; }
+        else { fprintf(stderr, "usage: %s [-n MIN] [-m MAX] [-c LIST] [-v VARIANT]... | -o BYTES,...\n", argv[0]); return 2; }
     }
     MPI_Init_thread(&argc, &argv, overlap ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE, &provided);
     /* the level MPI_Init_thread gave: Open MPI 4.1's MPI_T_init_thread
@@ -306,7 +307,7 @@ int main(int argc, char **argv)
                               ? "multiple" : "below multiple: coll hxb falls back to libnbc");
         run_overlap(overlap);
     } else {
-        run_blocking(which, max);
+        run_blocking(which, min, max);
     }
     for (int v = 0; v < nv && v < 2; v++) MPI_Comm_free(&var[v].comm);
     MPI_T_finalize();
