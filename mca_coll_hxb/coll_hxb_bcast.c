@@ -1,7 +1,18 @@
 /* Bcast: the root hands the data to its node's leader; along X the root
  * node's line gets it, then along Y every node of the root's XY plane
- * passes it on its Y line, then Z; leaders fan out to their locals. */
+ * passes it on its Y line, then Z; leaders fan out to their locals.
+ * From PIECES_MIN bytes the buffer is cut into one piece per dimension and
+ * piece p visits the dimensions in the order rotated by p (X,Y,Z; Y,Z,X;
+ * Z,X,Y), so in every step each dimension's rails carry a third of the
+ * data instead of one dimension carrying all of it. */
 #include "coll_hxb.h"
+
+#define PIECES_MIN 65536   /* bytes: one piece per dimension from here */
+
+static size_t part(size_t n, int k, int j)
+{
+    return n * (size_t)j / (size_t)k;
+}
 
 int mca_coll_hxb_bcast_do(mca_coll_hxb_ctx_t *c, void *buf, int count,
                           ompi_datatype_t *dt, int root)
@@ -22,19 +33,36 @@ int mca_coll_hxb_bcast_do(mca_coll_hxb_ctx_t *c, void *buf, int count,
         if (OMPI_SUCCESS != rc || OMPI_SUCCESS != (rc = mca_coll_hxb_waitall(c))) return rc;
     }
     if (c->rank == m->leader) {
+        int dims[MCA_COLL_HXB_DIMS], k = 0, np = 1;
+        size_t dsize;
+        ptrdiff_t lb, ext;
         for (int d = 0; d < MCA_COLL_HXB_DIMS; d++) {
-            /* taking part in step d: nodes matching the root in dims > d */
-            bool in = true;
-            for (int e = d + 1; e < MCA_COLL_HXB_DIMS; e++) in = in && m->my_idx[e] == ridx[e];
-            if (!in || m->dimsz[d] < 2) continue;
-            if (m->my_idx[d] == ridx[d]) {
-                for (int j = 0; j < m->dimsz[d] && OMPI_SUCCESS == rc; j++) {
-                    if (j != ridx[d]) rc = mca_coll_hxb_isend(c, buf, count, dt, mca_coll_hxb_line_peer(m, d, j));
+            if (m->dimsz[d] > 1) dims[k++] = d;
+        }
+        ompi_datatype_type_size(dt, &dsize);
+        ompi_datatype_get_extent(dt, &lb, &ext);
+        if (k > 1 && (size_t)count * dsize >= PIECES_MIN && count >= k) np = k;
+        for (int i = 0; i < k; i++) {      /* step i: piece p along dims[(p+i)%k] */
+            for (int p = 0; p < np && OMPI_SUCCESS == rc; p++) {
+                int d = dims[(p + i) % k];
+                size_t lo = part((size_t)count, np, p), n = part((size_t)count, np, p + 1) - lo;
+                char *pb = (char *)buf + (ptrdiff_t)lo * ext;
+                /* taking part: nodes matching the root in the dimensions
+                 * this piece visits after d */
+                bool in = true;
+                for (int e = i + 1; e < k; e++) in = in && m->my_idx[dims[(p + e) % k]] == ridx[dims[(p + e) % k]];
+                if (!in) continue;
+                if (m->my_idx[d] == ridx[d]) {
+                    for (int j = 0; j < m->dimsz[d] && OMPI_SUCCESS == rc; j++) {
+                        if (j != ridx[d]) rc = mca_coll_hxb_isend(c, pb, n, dt, mca_coll_hxb_line_peer(m, d, j));
+                    }
+                } else {
+                    rc = mca_coll_hxb_irecv(c, pb, n, dt, mca_coll_hxb_line_peer(m, d, ridx[d]));
                 }
-            } else {
-                rc = mca_coll_hxb_irecv(c, buf, count, dt, mca_coll_hxb_line_peer(m, d, ridx[d]));
             }
-            if (OMPI_SUCCESS != rc || OMPI_SUCCESS != (rc = mca_coll_hxb_waitall(c))) return rc;
+            int rc2 = mca_coll_hxb_waitall(c);   /* also after an error: no request left on buf */
+            if (OMPI_SUCCESS == rc) rc = rc2;
+            if (OMPI_SUCCESS != rc) return rc;
         }
     }
     return mca_coll_hxb_node_bcast(c, buf, count, dt, root);
