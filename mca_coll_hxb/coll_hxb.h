@@ -102,6 +102,15 @@ int  mca_coll_hxb_node_index(const mca_coll_hxb_module_t *m, const int idx[MCA_C
 int  mca_coll_hxb_node_leader(const mca_coll_hxb_module_t *m, int node);
 int  mca_coll_hxb_line_peer(const mca_coll_hxb_module_t *m, int d, int j);
 char *mca_coll_hxb_tmp(ompi_datatype_t *dt, size_t count, char **raw);
+
+/* Large Allreduce and Bcast run as one piece per dimension from here
+ * (bytes), piece p visiting the dimensions in the order rotated by p */
+#define MCA_COLL_HXB_PIECES_MIN 65536
+/* element range of part j of n of [lo, hi): sizes differ by at most one */
+static inline size_t mca_coll_hxb_part(size_t lo, size_t hi, int n, int j)
+{
+    return lo + (hi - lo) * (size_t)j / (size_t)n;
+}
 int  mca_coll_hxb_node_reduce(mca_coll_hxb_ctx_t *c, void *acc, int count,
                               ompi_datatype_t *dt, ompi_op_t *op);
 int  mca_coll_hxb_node_bcast(mca_coll_hxb_ctx_t *c, void *buf, size_t count,

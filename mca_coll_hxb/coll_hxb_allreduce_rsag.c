@@ -20,8 +20,6 @@
 #include <stdlib.h>
 #include "ompi/mca/pml/pml.h"
 
-#define PIECES_MIN 65536   /* bytes: one piece per dimension from here */
-
 typedef struct {
     size_t lo, hi;                       /* elements of the piece */
     size_t seg_lo[MCA_COLL_HXB_DIMS];    /* segment before RS step s */
@@ -30,12 +28,6 @@ typedef struct {
     int    nreq;
     ompi_request_t **reqs;               /* 2 (n_max-1) slots */
 } piece_t;
-
-/* part j of n of [lo, hi): sizes differ by at most one element */
-static size_t part(size_t lo, size_t hi, int n, int j)
-{
-    return lo + (hi - lo) * (size_t)j / (size_t)n;
-}
 
 static char *elem(void *buf, ptrdiff_t ext, size_t i)
 {
@@ -65,22 +57,22 @@ static int start_step(mca_coll_hxb_ctx_t *c, piece_t *pc, int pidx, int s, const
     size_t lo, hi, off = pc->tmp;
 
     if (rs) {
-        lo = pc->seg_lo[i] = (0 == i) ? pc->lo : part(pc->seg_lo[i - 1], pc->seg_hi[i - 1],
+        lo = pc->seg_lo[i] = (0 == i) ? pc->lo : mca_coll_hxb_part(pc->seg_lo[i - 1], pc->seg_hi[i - 1],
                                                        m->dimsz[dims[(pidx + i - 1) % k]],
                                                        m->my_idx[dims[(pidx + i - 1) % k]]);
-        hi = pc->seg_hi[i] = (0 == i) ? pc->hi : part(pc->seg_lo[i - 1], pc->seg_hi[i - 1],
+        hi = pc->seg_hi[i] = (0 == i) ? pc->hi : mca_coll_hxb_part(pc->seg_lo[i - 1], pc->seg_hi[i - 1],
                                                        m->dimsz[dims[(pidx + i - 1) % k]],
                                                        m->my_idx[dims[(pidx + i - 1) % k]] + 1);
     } else {
         lo = pc->seg_lo[i];
         hi = pc->seg_hi[i];
     }
-    size_t mlo = part(lo, hi, n, me), mhi = part(lo, hi, n, me + 1);
+    size_t mlo = mca_coll_hxb_part(lo, hi, n, me), mhi = mca_coll_hxb_part(lo, hi, n, me + 1);
     pc->nreq = 0;
     for (int j = 0; j < n && OMPI_SUCCESS == rc; j++) {
         if (j == me) continue;
         int peer = mca_coll_hxb_line_peer(m, d, j);
-        size_t jlo = part(lo, hi, n, j), jhi = part(lo, hi, n, j + 1);
+        size_t jlo = mca_coll_hxb_part(lo, hi, n, j), jhi = mca_coll_hxb_part(lo, hi, n, j + 1);
         if (rs) {      /* peer j's copy of my part in; my copy of its part out */
             rc = post(pc, elem(tmp, ext, off), mhi - mlo, dt, peer, 1, c->tag, c->comm);
             off += mhi - mlo;
@@ -104,8 +96,8 @@ static int finish_step(mca_coll_hxb_ctx_t *c, piece_t *pc, int pidx, int s, cons
     pc->nreq = 0;
     if (OMPI_SUCCESS != rc || s >= k) return rc;
     int d = dims[(pidx + s) % k], n = m->dimsz[d], me = m->my_idx[d];
-    size_t mlo = part(pc->seg_lo[s], pc->seg_hi[s], n, me);
-    size_t len = part(pc->seg_lo[s], pc->seg_hi[s], n, me + 1) - mlo;
+    size_t mlo = mca_coll_hxb_part(pc->seg_lo[s], pc->seg_hi[s], n, me);
+    size_t len = mca_coll_hxb_part(pc->seg_lo[s], pc->seg_hi[s], n, me + 1) - mlo;
     if (0 == len) return OMPI_SUCCESS;
     for (int j = n - 1; j >= 0; j--) {
         if (j == me) continue;
@@ -131,7 +123,7 @@ int mca_coll_hxb_allreduce_rsag(mca_coll_hxb_ctx_t *c, void *buf, int count,
     if (0 == k || count <= 0) return OMPI_SUCCESS;
     ompi_datatype_type_size(dt, &dsize);
     ompi_datatype_get_extent(dt, &lb, &ext);
-    /* segsize 0: from PIECES_MIN bytes, one piece per dimension, so every
+    /* segsize 0: from MCA_COLL_HXB_PIECES_MIN bytes, one piece per dimension, so every
      * dimension's rails carry a piece from the first step on (Rabenseifner's
      * schedule along the lines as one piece uses one dimension at a time: a
      * third of the rails on a 3-D grid, and 4x slower where rails, not
@@ -140,7 +132,7 @@ int mca_coll_hxb_allreduce_rsag(mca_coll_hxb_ctx_t *c, void *buf, int count,
      * k; a vector of at most segsize bytes is one piece. segsize < 0: one
      * piece. At most one piece per element. */
     size_t bytes = (size_t)count * dsize, np;
-    if (0 == segsize) np = bytes >= PIECES_MIN ? (size_t)k : 1;
+    if (0 == segsize) np = bytes >= MCA_COLL_HXB_PIECES_MIN ? (size_t)k : 1;
     else np = segsize > 0 ? (bytes + segsize - 1) / segsize : 1;
     if (np > 1) np = ((np + k - 1) / k) * k;
     if (np > (size_t)count) np = (size_t)count;
@@ -153,8 +145,8 @@ int mca_coll_hxb_allreduce_rsag(mca_coll_hxb_ctx_t *c, void *buf, int count,
     if (NULL == pcs || NULL == reqs || NULL == tmp) { rc = OMPI_ERR_OUT_OF_RESOURCE; goto out; }
     size_t toff = 0;
     for (size_t p = 0; p < np; p++) {
-        pcs[p].lo = part(0, count, (int)np, (int)p);
-        pcs[p].hi = part(0, count, (int)np, (int)p + 1);
+        pcs[p].lo = mca_coll_hxb_part(0, count, (int)np, (int)p);
+        pcs[p].hi = mca_coll_hxb_part(0, count, (int)np, (int)p + 1);
         pcs[p].tmp = toff;
         toff += pcs[p].hi - pcs[p].lo + nmax;
         pcs[p].reqs = reqs + p * 2 * (nmax - 1);

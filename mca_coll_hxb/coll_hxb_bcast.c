@@ -7,13 +7,6 @@
  * data instead of one dimension carrying all of it. */
 #include "coll_hxb.h"
 
-#define PIECES_MIN 65536   /* bytes: one piece per dimension from here */
-
-static size_t part(size_t n, int k, int j)
-{
-    return n * (size_t)j / (size_t)k;
-}
-
 int mca_coll_hxb_bcast_do(mca_coll_hxb_ctx_t *c, void *buf, int count,
                           ompi_datatype_t *dt, int root)
 {
@@ -41,11 +34,12 @@ int mca_coll_hxb_bcast_do(mca_coll_hxb_ctx_t *c, void *buf, int count,
         }
         ompi_datatype_type_size(dt, &dsize);
         ompi_datatype_get_extent(dt, &lb, &ext);
-        if (k > 1 && (size_t)count * dsize >= PIECES_MIN && count >= k) np = k;
+        if (k > 1 && (size_t)count * dsize >= MCA_COLL_HXB_PIECES_MIN && count >= k) np = k;
         for (int i = 0; i < k; i++) {      /* step i: piece p along dims[(p+i)%k] */
             for (int p = 0; p < np && OMPI_SUCCESS == rc; p++) {
                 int d = dims[(p + i) % k];
-                size_t lo = part((size_t)count, np, p), n = part((size_t)count, np, p + 1) - lo;
+                size_t lo = mca_coll_hxb_part(0, (size_t)count, np, p);
+                size_t n = mca_coll_hxb_part(0, (size_t)count, np, p + 1) - lo;
                 char *pb = (char *)buf + (ptrdiff_t)lo * ext;
                 /* taking part: nodes matching the root in the dimensions
                  * this piece visits after d */
