@@ -86,3 +86,12 @@ relay_up() {
 # relay_stat NODE COUNTER: a counter of that node's relay (forwarded, local,
 # hop_limit, no_route, deflected, detour)
 relay_stat() { grep -o " $2=[0-9]*" "$LOG/relay-$1" | head -1 | cut -d= -f2; }
+# relay_stat_pos NODE COUNTER: the counter once it is positive, or 0 after 5 s
+# (hxb-relayd rewrites its stats file every interval, later on a busy host)
+relay_stat_pos() {
+    local v
+    for _ in $(seq 50); do
+        v=$(relay_stat "$1" "$2"); [ "${v:-0}" -gt 0 ] && break; sleep 0.1
+    done
+    echo "${v:-0}"
+}

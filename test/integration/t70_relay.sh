@@ -11,7 +11,7 @@ relay_up
 # n0 (0,0,0) <-> n7 (1,1,1): paths XYZ via n1,n3; YZX via n2,n6; ZXY via n4,n5
 SRV=n0 CLI=n7 ucp_pair diag3 -n 300 -m 1048576 -t 120 -s 7
 for n in n1 n2 n4 n3 n6 n5; do
-    f=$(relay_stat $n forwarded)
+    f=$(relay_stat_pos $n forwarded)
     [ "$f" -gt 0 ] || fail "relay $n forwarded nothing: not every dimension order was used"
 done
 note "n0<->n7 over 3 paths of 2 relays: $(for n in n1 n3 n2 n6 n4 n5; do printf '%s=%s ' $n "$(relay_stat $n forwarded)"; done)"

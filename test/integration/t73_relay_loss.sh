@@ -11,7 +11,7 @@ relay_up
 # n0 (0,0,0) <-> n11 (2,1,1): XYZ via n2,n5; YZX via n3,n9; ZXY via n6,n8
 SRV=n0 CLI=n11 ucp_pair far -n 300 -m 1048576 -t 180 -s 21
 for n in n2 n5 n3 n9 n6 n8; do
-    [ "$(relay_stat $n forwarded)" -gt 0 ] || fail "relay $n forwarded nothing: a dimension order was not used"
+    [ "$(relay_stat_pos $n forwarded)" -gt 0 ] || fail "relay $n forwarded nothing: a dimension order was not used"
 done
 for f in "$LOG"/far.srv "$LOG"/far.cli; do
     [ "$(stat "$f" retransmits)" -gt 0 ] || fail "no retransmission in $f: were the faults on?"
