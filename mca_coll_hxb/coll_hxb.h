@@ -106,6 +106,19 @@ char *mca_coll_hxb_tmp(ompi_datatype_t *dt, size_t count, char **raw);
 /* Large Allreduce and Bcast run as one piece per dimension from here
  * (bytes), piece p visiting the dimensions in the order rotated by p */
 #define MCA_COLL_HXB_PIECES_MIN 65536
+static inline int mca_coll_hxb_dim_pieces(int k, size_t bytes)
+{
+    return k > 1 && bytes >= MCA_COLL_HXB_PIECES_MIN ? k : 1;
+}
+/* the dimensions with more than one node, in order; returns how many */
+static inline int mca_coll_hxb_line_dims(const mca_coll_hxb_module_t *m, int dims[MCA_COLL_HXB_DIMS])
+{
+    int k = 0;
+    for (int d = 0; d < MCA_COLL_HXB_DIMS; d++) {
+        if (m->dimsz[d] > 1) dims[k++] = d;
+    }
+    return k;
+}
 /* element range of part j of n of [lo, hi): sizes differ by at most one */
 static inline size_t mca_coll_hxb_part(size_t lo, size_t hi, int n, int j)
 {

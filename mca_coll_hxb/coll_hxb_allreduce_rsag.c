@@ -111,14 +111,13 @@ int mca_coll_hxb_allreduce_rsag(mca_coll_hxb_ctx_t *c, void *buf, int count,
                                 ompi_datatype_t *dt, ompi_op_t *op)
 {
     mca_coll_hxb_module_t *m = c->m;
-    int dims[MCA_COLL_HXB_DIMS], k = 0, nmax = 1, rc = OMPI_SUCCESS;
+    int dims[MCA_COLL_HXB_DIMS], k = mca_coll_hxb_line_dims(m, dims), nmax = 1, rc = OMPI_SUCCESS;
     size_t dsize;
     long segsize = mca_coll_hxb_component.segsize;
     ptrdiff_t lb, ext;
 
-    for (int d = 0; d < MCA_COLL_HXB_DIMS; d++) {
-        if (m->dimsz[d] > 1) dims[k++] = d;
-        if (m->dimsz[d] > nmax) nmax = m->dimsz[d];
+    for (int i = 0; i < k; i++) {
+        if (m->dimsz[dims[i]] > nmax) nmax = m->dimsz[dims[i]];
     }
     if (0 == k || count <= 0) return OMPI_SUCCESS;
     ompi_datatype_type_size(dt, &dsize);
@@ -132,7 +131,7 @@ int mca_coll_hxb_allreduce_rsag(mca_coll_hxb_ctx_t *c, void *buf, int count,
      * k; a vector of at most segsize bytes is one piece. segsize < 0: one
      * piece. At most one piece per element. */
     size_t bytes = (size_t)count * dsize, np;
-    if (0 == segsize) np = bytes >= MCA_COLL_HXB_PIECES_MIN ? (size_t)k : 1;
+    if (0 == segsize) np = (size_t)mca_coll_hxb_dim_pieces(k, bytes);
     else np = segsize > 0 ? (bytes + segsize - 1) / segsize : 1;
     if (np > 1) np = ((np + k - 1) / k) * k;
     if (np > (size_t)count) np = (size_t)count;

@@ -26,15 +26,12 @@ int mca_coll_hxb_bcast_do(mca_coll_hxb_ctx_t *c, void *buf, int count,
         if (OMPI_SUCCESS != rc || OMPI_SUCCESS != (rc = mca_coll_hxb_waitall(c))) return rc;
     }
     if (c->rank == m->leader) {
-        int dims[MCA_COLL_HXB_DIMS], k = 0, np = 1;
+        int dims[MCA_COLL_HXB_DIMS], k = mca_coll_hxb_line_dims(m, dims), np;
         size_t dsize;
         ptrdiff_t lb, ext;
-        for (int d = 0; d < MCA_COLL_HXB_DIMS; d++) {
-            if (m->dimsz[d] > 1) dims[k++] = d;
-        }
         ompi_datatype_type_size(dt, &dsize);
         ompi_datatype_get_extent(dt, &lb, &ext);
-        if (k > 1 && (size_t)count * dsize >= MCA_COLL_HXB_PIECES_MIN && count >= k) np = k;
+        np = count >= k ? mca_coll_hxb_dim_pieces(k, (size_t)count * dsize) : 1;
         for (int i = 0; i < k; i++) {      /* step i: piece p along dims[(p+i)%k] */
             for (int p = 0; p < np && OMPI_SUCCESS == rc; p++) {
                 int d = dims[(p + i) % k];

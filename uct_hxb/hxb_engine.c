@@ -432,22 +432,18 @@ void hxb_engine_rail_acked(hxb_engine_t *e, int r)
 
 void hxb_engine_flush_rails(hxb_engine_t *e)
 {
-    int i;
+    /* one call for all rails when they are all of one kind that can */
+    int i, many = e->nrails > 1 && e->rails[0]->ops->flush_many;
 
-    if (e->nrails > 1 && e->rails[0]->ops->flush_many) {
-        for (i = 1; i < e->nrails; i++) {
-            if (e->rails[i]->ops != e->rails[0]->ops) {
-                break;
-            }
-        }
-        if (i == e->nrails) {
-            e->rails[0]->ops->flush_many(e->rails, e->nrails);
-            engine_rail_backoff(e);
-            return;
-        }
+    for (i = 1; many && i < e->nrails; i++) {
+        many = e->rails[i]->ops == e->rails[0]->ops;
     }
-    for (i = 0; i < e->nrails; i++) {
-        e->rails[i]->ops->flush(e->rails[i]);
+    if (many) {
+        e->rails[0]->ops->flush_many(e->rails, e->nrails);
+    } else {
+        for (i = 0; i < e->nrails; i++) {
+            e->rails[i]->ops->flush(e->rails[i]);
+        }
     }
     engine_rail_backoff(e);
 }

@@ -137,6 +137,18 @@ static void recv_cb(void *request, ucs_status_t status,
     c->done   = 1;
 }
 
+/* slot k's operation is done and checked: free its request, count it */
+static void dir_retire(nbx_dir_t *d, unsigned long k, unsigned long count)
+{
+    if (d->req[k]) {
+        ucp_request_free(d->req[k]);
+        d->req[k] = NULL;
+    }
+    if (++d->completed == count) {
+        d->t_end = hxb_oob_now();
+    }
+}
+
 /* Reap completed operations in order and keep the window full. Returns
  * how many it completed or posted (0: nothing to do right now). */
 static int pump_tx(ucp_worker_h w, nbx_peer_t *p, unsigned long count)
@@ -149,13 +161,7 @@ static int pump_tx(ucp_worker_h w, nbx_peer_t *p, unsigned long count)
         if (d->ctx[k].status != UCS_OK) {
             die("send", ucs_status_string(d->ctx[k].status));
         }
-        if (d->req[k]) {
-            ucp_request_free(d->req[k]);
-            d->req[k] = NULL;
-        }
-        if (++d->completed == count) {
-            d->t_end = hxb_oob_now();
-        }
+        dir_retire(d, k, count);
         n++;
     }
     while (d->posted < count && d->posted - d->completed < g_window) {
@@ -204,13 +210,7 @@ static int pump_rx(ucp_worker_h w, nbx_peer_t *p, unsigned long count)
                     d->ctx[k].length, (unsigned long long)idx);
             exit(1);
         }
-        if (d->req[k]) {
-            ucp_request_free(d->req[k]);
-            d->req[k] = NULL;
-        }
-        if (++d->completed == count) {
-            d->t_end = hxb_oob_now();
-        }
+        dir_retire(d, k, count);
         n++;
     }
     /* same tag for all of a peer's messages: UCP matches them in order */
