@@ -110,6 +110,10 @@ static void peer_free(hxb_peer_t *p)
         p->ops = op->next;
         free(op);
     }
+    while ((op = p->puts)) {
+        p->puts = op->next;
+        free(op);
+    }
     while ((op = p->resp)) {
         p->resp = op->next;
         free(op);

@@ -61,6 +61,7 @@ typedef struct hxb_op {           /* a long operation cut into frames later */
     uint64_t       raddr, rkey;
     uint32_t       get_id;
     uint32_t       status;
+    uint32_t       put_mark;      /* OP_FLUSH: PUTs posted before it        */
     void          *comp;
     uint16_t       hdr_len;
     uint8_t        hdr[HXB_AM_INLINE];
@@ -101,12 +102,17 @@ struct hxb_peer {
     uint32_t       rail_ctr[HXB_MAX_RAILS];
     uint32_t       rail_hi[HXB_MAX_RAILS];  /* highest rail_ctr acked       */
     double         rail_hi_sent[HXB_MAX_RAILS]; /* when that frame was sent */
-    hxb_op_t      *ops, *ops_tail; /* our operations, in issue order      */
-    unsigned       nops;
+    hxb_op_t      *ops, *ops_tail; /* our AMs, reads and flushes, in issue
+                                    * order (AMs keep their order)         */
+    hxb_op_t      *puts, *puts_tail; /* our PUTs: a queue of their own, so
+                                    * AMs (a rendezvous step, a FIN) never
+                                    * wait behind megabytes of bulk data   */
+    uint32_t       puts_posted, puts_framed; /* PUT ops queued / cut so far */
+    unsigned       nops;           /* ops + puts                           */
     hxb_op_t      *resp, *resp_tail; /* GET_RESPs owed to the peer: a queue
                                     * of their own, so neither side's reads
                                     * wait behind the other's bulk data    */
-    int            fill_resp;      /* tx_fill alternates the two queues    */
+    unsigned       fill_turn;      /* tx_fill takes the queues in turn     */
     unsigned       am_pass;        /* progress pass of our last lone AM    */
     int            bundle_open;    /* the newest slot, not yet pushed, takes
                                     * more short AMs (hxb_am_send)         */

@@ -12,7 +12,7 @@
 int hxb_peer_tx_idle(const hxb_peer_t *p)
 {
     /* a GET is complete only when its data has come */
-    return p->tx_una == p->tx_next && !p->ops && !p->resp && !p->flushes &&
+    return p->tx_una == p->tx_next && !p->ops && !p->puts && !p->resp && !p->flushes &&
            !p->gets_pending;
 }
 
@@ -90,7 +90,7 @@ static void tx_transmit(hxb_peer_t *p, uint32_t seq, hxb_txslot_t *s, int r)
     /* a first transmission with later frames queued behind it: their acks
      * cover it. The last of a burst, and every retransmission, ask for an
      * ack as soon as the peer's queues drain (PROTOCOL.md 8.4). */
-    if (s->state == TX_QUEUED && (seq + 1 != p->tx_next || p->ops || p->resp)) {
+    if (s->state == TX_QUEUED && (seq + 1 != p->tx_next || p->ops || p->puts || p->resp)) {
         h->flags |= HXB_F_MORE;
     } else {
         h->flags &= (uint8_t)~HXB_F_MORE;
@@ -180,30 +180,51 @@ static hxb_txslot_t *slot_new(hxb_peer_t *p, unsigned kind, unsigned flags,
     return s;
 }
 
-/* cut the head operation into frames while the window has room */
+/* The queue to cut the next frame from. Ours (AMs, reads, flushes), our
+ * PUTs and the reads we owe take turns frame by frame, so bulk data one way
+ * stalls neither the other side's reads nor our own AMs: ob1's and UCP's
+ * rendezvous replies and FINs are AMs, and behind a 3 MiB PUT they held
+ * up the peer's transfer (one message each way at once ran at 54-62 %).
+ * A flush waits at the head of ours until the PUTs posted before it are
+ * cut (numbered), so the sequence it waits for covers them. */
+static hxb_op_t **tx_next_queue(hxb_peer_t *p, hxb_op_t ***tail)
+{
+    unsigned i, q;
+
+    for (i = 0; i < 3; i++) {
+        q = (p->fill_turn + i) % 3;
+        if (q == 0 && p->ops &&
+            !(p->ops->kind == OP_FLUSH &&
+              (int32_t)(p->puts_framed - p->ops->put_mark) < 0)) {
+            *tail = &p->ops_tail;
+        } else if (q == 1 && p->puts) {
+            *tail = &p->puts_tail;
+        } else if (q == 2 && p->resp) {
+            *tail = &p->resp_tail;
+        } else {
+            continue;
+        }
+        p->fill_turn = q + 1;
+        return q == 0 ? &p->ops : q == 1 ? &p->puts : &p->resp;
+    }
+    return NULL;
+}
+
+/* cut the queued operations into frames while the window has room */
 static void tx_fill(hxb_peer_t *p)
 {
     hxb_engine_t *e = p->e;
     size_t frag = e->frag, chunk;
     hxb_txslot_t *s;
-    hxb_op_t *op;
+    hxb_op_t *op, **q, **tail;
 
     /* Number only a few frames beyond those the rails have taken: frames
      * leave in sequence order, so a request numbered behind a window's
      * worth of queued bulk frames (a GET_REQ behind our GET_RESPs) would
      * wait for all of them - and the peer's data for that request with
      * it, which halved GET traffic both ways at once. */
-    while (tx_room(p) > 0 && p->tx_next - p->tx_push < HXB_TX_AHEAD) {
-        /* frame by frame from our operations and the reads we owe, so a
-         * bulk transfer each way cannot stall the other's requests */
-        hxb_op_t **q = &p->ops, **tail = &p->ops_tail;
-        if (p->resp && (!p->ops || p->fill_resp)) {
-            q = &p->resp;
-            tail = &p->resp_tail;
-        } else if (!p->ops) {
-            break;
-        }
-        p->fill_resp = !p->fill_resp;
+    while (tx_room(p) > 0 && p->tx_next - p->tx_push < HXB_TX_AHEAD &&
+           (q = tx_next_queue(p, &tail))) {
         op = *q;
         switch (op->kind) {
         case OP_AM_ZC: {
@@ -282,8 +303,11 @@ static void tx_fill(hxb_peer_t *p)
             if (!*q) {
                 *tail = NULL;
             }
-            if (q == &p->ops) {
+            if (q != &p->resp) {
                 p->nops--;
+            }
+            if (q == &p->puts) {
+                p->puts_framed++;
             }
             op->next = e->free_ops;
             e->free_ops = op;
@@ -780,6 +804,14 @@ void hxb_tx_fail_all(hxb_peer_t *p, int status)
         e->free_ops = op;
     }
     p->ops_tail = NULL;
+    while ((op = p->puts)) {
+        p->puts = op->next;
+        complete(e, op->comp, status);
+        op->next = e->free_ops;
+        e->free_ops = op;
+    }
+    p->puts_tail = NULL;
+    p->puts_framed = p->puts_posted;
     p->nops = 0;
     while ((op = p->resp)) {
         p->resp = op->next;
@@ -892,7 +924,13 @@ static void op_enqueue(hxb_peer_t *p, hxb_op_t *op)
         if (!op->next) {
             p->ops_tail = op;
         }
+    } else if (op->kind == OP_PUT) {
+        op_append(&p->puts, &p->puts_tail, op);
+        p->puts_posted++;
     } else {
+        if (op->kind == OP_FLUSH) {
+            op->put_mark = p->puts_posted;
+        }
         op_append(&p->ops, &p->ops_tail, op);
     }
     p->nops++;
@@ -1208,6 +1246,9 @@ void hxb_peer_cancel(hxb_peer_t *p)
         SLOT(p, seq)->comp = NULL;
     }
     for (op = p->ops; op; op = op->next) {
+        op->comp = NULL;
+    }
+    for (op = p->puts; op; op = op->next) {
         op->comp = NULL;
     }
     for (op = p->resp; op; op = op->next) {

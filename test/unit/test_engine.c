@@ -1055,6 +1055,36 @@ static void flush_hook(comp_t *c)
 
 /* a flush (and a fence, which waits for the same idle state) covers a GET:
  * it completes only after the GET's data has all arrived */
+/* An AM issued after a large PUT does not wait for the PUT's frames: a
+ * rendezvous reply or FIN must not queue behind megabytes of bulk data.
+ * A flush issued after both still waits for the PUT. */
+START_TEST(test_am_passes_put)
+{
+    const size_t n = 4u << 20;
+    opts_t o = {.nrails = 2, .csum = 1, .region_len = n};
+    uint8_t *src = malloc(n);
+    comp_t put = {0}, fl = {0};
+
+    world_init(&o);
+    fill_pattern(src, n, 7);
+    plan_am_short(&W.a, 1);
+    ck_assert_int_eq(hxb_put(W.a.peer, src, n, (uintptr_t)W.b.region, RKEY_B, &put),
+                     HXB_INPROGRESS);
+    ck_assert_int_eq(send_next(&W.a), 1);
+    ck_assert_int_eq(hxb_flush(W.a.peer, &fl), HXB_INPROGRESS);
+    PUMP_UNTIL(W.b.am_rcvd == 1);
+    ck_assert_int_eq(put.count, 0);
+    ck_assert_int_eq(fl.count, 0);
+    PUMP_UNTIL(fl.count);
+    ck_assert_int_eq(put.count, 1);
+    ck_assert_int_eq(put.status, 0);
+    ck_assert_uint_lt(put.order, fl.order);
+    ck_assert(memcmp(W.b.region, src, n) == 0);
+    ck_assert(hxb_peer_tx_idle(W.a.peer));
+    free(src);
+}
+END_TEST
+
 START_TEST(test_flush_waits_get)
 {
     const size_t n = 2u << 20;
@@ -1271,9 +1301,11 @@ START_TEST(test_peer_timeout)
                      HXB_INPROGRESS);
     ck_assert_int_eq(hxb_get(W.a.peer, dst, n, (uintptr_t)W.b.region, RKEY_B, &get),
                      HXB_INPROGRESS);
+    /* the flush waits for the PUT before it, and the AM behind the flush
+     * with it (an AM alone would pass the PUT) */
+    ck_assert_int_eq(hxb_flush(W.a.peer, &fl), HXB_INPROGRESS);
     ck_assert_int_eq(hxb_am_zcopy(W.a.peer, 3, "hdr", 3, zdata, sizeof(zdata), &zc),
                      HXB_INPROGRESS);
-    ck_assert_int_eq(hxb_flush(W.a.peer, &fl), HXB_INPROGRESS);
     W.a.watch[0] = &put;
     W.a.watch[1] = &get;
     W.a.watch[2] = &zc;
@@ -1482,6 +1514,7 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, test_put_get_bidirectional);
     tcase_add_test(tc, test_rkey_refused);
     tcase_add_test(tc, test_flush);
+    tcase_add_test(tc, test_am_passes_put);
     tcase_add_test(tc, test_flush_waits_get);
     suite_add_tcase(s, tc);
 
