@@ -39,6 +39,7 @@ typedef struct mca_coll_hxb_component {
     int   segsize;              /* bytes per piece of the pipelined schedules */
     int   nb_idle_us;           /* worker: sleep when idle (us); 0: yield only */
     int   alltoall_direct_min;  /* bytes per block: direct exchange from here */
+    int   alltoall_pieces_min;  /* bytes per block: routed in pieces from here */
     /* this process's node in the topology, -1 unknown (set at first query) */
     int   topo_loaded;   /* 0 not tried, 1 ok, -1 failed */
     int   my_node_id;

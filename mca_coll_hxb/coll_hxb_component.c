@@ -31,6 +31,7 @@ mca_coll_hxb_component_t mca_coll_hxb_component = {
     .segsize = 0,
     .nb_idle_us = 20,
     .alltoall_direct_min = 4096,
+    .alltoall_pieces_min = 65536,
     .my_node_id = -1,
 };
 
@@ -96,6 +97,13 @@ static int mca_coll_hxb_register(void)
         "(MPI_T may change it, the same on every rank)",
         MCA_BASE_VAR_TYPE_INT, NULL, 0, MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
         MCA_BASE_VAR_SCOPE_ALL, &k->alltoall_direct_min);
+    (void)mca_base_component_var_register(c, "alltoall_pieces_min",
+        "Alltoall on the routed schedule (blocks below alltoall_direct_min, or every size with it "
+        "at -1) cuts blocks of at least this many bytes into one piece per dimension, piece p "
+        "crossing the dimensions in an order rotated by p, so every dimension's rails carry data "
+        "in every step (one piece: one dimension at a time). -1: never. Read at each call",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
+        MCA_BASE_VAR_SCOPE_ALL, &k->alltoall_pieces_min);
     return OMPI_SUCCESS;
 }
 

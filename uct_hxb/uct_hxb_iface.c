@@ -829,14 +829,14 @@ static void uct_hxb_iface_print_stats(uct_hxb_iface_t *iface)
                       st->drops[i]);
     }
     fprintf(stderr, "%s\n", buf);
-    /* local losses a rail saw: the kernel refused a send, the ring overflowed */
+    /* per rail: what it carried (frames, all hxb frames; bytes), and the
+     * local losses it saw: the kernel refused a send, the ring overflowed */
     for (i = 0; i < hxb_engine_num_rails(iface->engine); i++) {
         const hxb_rail_t *r = hxb_engine_rail(iface->engine, i);
-        if (r->stats.tx_again || r->stats.tx_errors || r->stats.rx_ring_drops) {
-            fprintf(stderr, "hxb stats rail %s: tx_again=%lu tx_errors=%lu "
-                    "rx_ring_drops=%lu\n", r->ifname, r->stats.tx_again,
-                    r->stats.tx_errors, r->stats.rx_ring_drops);
-        }
+        fprintf(stderr, "hxb stats rail %s: tx_frames=%lu tx_bytes=%lu rx_frames=%lu "
+                "rx_bytes=%lu tx_again=%lu tx_errors=%lu rx_ring_drops=%lu\n", r->ifname,
+                r->stats.tx_frames, r->stats.tx_bytes, r->stats.rx_frames, r->stats.rx_bytes,
+                r->stats.tx_again, r->stats.tx_errors, r->stats.rx_ring_drops);
     }
 }
 

@@ -21,7 +21,10 @@
 # small pieces (counts below, equal to and not divisible by the number of
 # nodes and pieces); the earlier runs use the defaults (one piece from
 # 16 KiB, one piece per dimension from 64 KiB), except ob1_coll_1pn, which
-# keeps one piece at every size (coll_hxb_segsize -1). hxb-mpi-coll also
+# keeps one piece at every size (coll_hxb_segsize -1) and routes Alltoall
+# in pieces (one per dimension, rotated) from 5-byte blocks on (sizes not
+# divisible by the pieces); the others without relays route it in pieces
+# from 64 KiB (coll_hxb_alltoall_pieces_min). hxb-mpi-coll also
 # makes blocking Sendrecvs and MPI_Test loops while Iallreduces run on the
 # worker (the worker drives progress, the
 # main thread is parked in opal_progress meanwhile).
@@ -82,7 +85,7 @@ stats() {
 LINES=(--mca coll_hxb_alltoall_direct_min -1)
 ob1 ob1_coll "$NP" "${LINES[@]}" "$top/hxb-mpi-coll" -p -b
 stats ob1_coll "$NP" 1
-ob1 ob1_coll_1pn "$NODES" "${LINES[@]}" --mca coll_hxb_segsize -1 "$top/hxb-mpi-coll"
+ob1 ob1_coll_1pn "$NODES" "${LINES[@]}" --mca coll_hxb_segsize -1 --mca coll_hxb_alltoall_pieces_min 5 "$top/hxb-mpi-coll"
 stats ob1_coll_1pn "$NODES" 1
 ucx ucx_coll "$NP" "${LINES[@]}" "$top/hxb-mpi-coll" -p
 stats ucx_coll "$NP" 1
