@@ -33,7 +33,7 @@ mpi() {
     grep -q "hxb_mpi_p2p: ok" "$LOG/$name" || fail "$name: no verdict"
     # the transport's counters prove hxb carried the messages
     local n
-    n=$(grep -c "^hxb stats .* rx_frames=[1-9]" "$LOG/$name" || true)
+    n=$(grep -c "^hxb stats node .* rx_frames=[1-9]" "$LOG/$name" || true)
     [ "$n" -ge 2 ] || fail "$name: hxb carried nothing ($n processes with frames)"
     note "$name: $(grep -h 'hxb_mpi_p2p: ok' "$LOG/$name" | sed 's/hxb_mpi_p2p: ok: //')"
 }

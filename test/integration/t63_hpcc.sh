@@ -87,7 +87,7 @@ for k in HPL_Tflops PTRANS_GBs MPIRandomAccess_GUPs MPIRandomAccess_LCG_GUPs MPI
 done
 
 # --- hxb carried the traffic: every process received frames over hxb
-n=$(grep -c '^hxb stats .* rx_frames=[1-9]' "$LOG/mpirun" || true)
+n=$(grep -c '^hxb stats node .* rx_frames=[1-9]' "$LOG/mpirun" || true)
 [ "$n" -eq "$NODES" ] || fail "hxb carried nothing in $((NODES - n)) of $NODES processes"
 n=$(grep -c '^coll hxb stats:' "$LOG/mpirun" || true)
 [ "$n" -eq "$NODES" ] || fail "$n of $NODES processes printed coll hxb stats"
