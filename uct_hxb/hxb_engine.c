@@ -106,17 +106,11 @@ static void peer_free(hxb_peer_t *p)
             hxb_pool_put(&e->rpool, p->rx[i].buf);
         }
     }
-    while ((op = p->ops)) {
-        p->ops = op->next;
-        free(op);
-    }
-    while ((op = p->puts)) {
-        p->puts = op->next;
-        free(op);
-    }
-    while ((op = p->resp)) {
-        p->resp = op->next;
-        free(op);
+    for (i = 0; i < HXB_NQ; i++) {
+        while ((op = p->q[i].head)) {
+            p->q[i].head = op->next;
+            free(op);
+        }
     }
     while ((f = p->flushes)) {
         p->flushes = f->next;

@@ -15,6 +15,12 @@
 enum { TX_FREE = 0, TX_QUEUED, TX_INFLIGHT, TX_SACKED };
 enum { RX_EMPTY = 0, RX_HELD, RX_DONE };
 enum { OP_AM_ZC = 1, OP_PUT, OP_GET_REQ, OP_GET_RESP, OP_FLUSH };
+/* A peer's operations wait in three queues, cut into frames one frame from
+ * each in turn: ours (AMs, reads, flushes, in issue order: AMs keep their
+ * order), our PUTs (so an AM - a rendezvous step, a FIN - never waits
+ * behind megabytes of bulk data), the GET_RESPs we owe (so neither side's
+ * reads wait behind the other's bulk data). */
+enum { HXB_Q_OPS, HXB_Q_PUTS, HXB_Q_RESP, HXB_NQ };
 
 typedef struct hxb_buf {          /* pooled copy buffer (bcopy data, held rx) */
     struct hxb_buf *next;
@@ -67,6 +73,10 @@ typedef struct hxb_op {           /* a long operation cut into frames later */
     uint8_t        hdr[HXB_AM_INLINE];
 } hxb_op_t;
 
+typedef struct hxb_opq {
+    hxb_op_t *head, *tail;
+} hxb_opq_t;
+
 typedef struct hxb_flushreq {     /* completes when tx_una reaches seq */
     struct hxb_flushreq *next;
     uint32_t             seq;
@@ -102,17 +112,10 @@ struct hxb_peer {
     uint32_t       rail_ctr[HXB_MAX_RAILS];
     uint32_t       rail_hi[HXB_MAX_RAILS];  /* highest rail_ctr acked       */
     double         rail_hi_sent[HXB_MAX_RAILS]; /* when that frame was sent */
-    hxb_op_t      *ops, *ops_tail; /* our AMs, reads and flushes, in issue
-                                    * order (AMs keep their order)         */
-    hxb_op_t      *puts, *puts_tail; /* our PUTs: a queue of their own, so
-                                    * AMs (a rendezvous step, a FIN) never
-                                    * wait behind megabytes of bulk data   */
+    hxb_opq_t      q[HXB_NQ];      /* operations waiting to be cut (HXB_Q_*) */
     uint32_t       puts_posted, puts_framed; /* PUT ops queued / cut so far */
-    unsigned       nops;           /* ops + puts                           */
-    hxb_op_t      *resp, *resp_tail; /* GET_RESPs owed to the peer: a queue
-                                    * of their own, so neither side's reads
-                                    * wait behind the other's bulk data    */
-    unsigned       fill_turn;      /* tx_fill takes the queues in turn     */
+    unsigned       nops;           /* in q[HXB_Q_OPS] and q[HXB_Q_PUTS]     */
+    unsigned       fill_turn;      /* tx_fill's next queue                  */
     unsigned       am_pass;        /* progress pass of our last lone AM    */
     int            bundle_open;    /* the newest slot, not yet pushed, takes
                                     * more short AMs (hxb_am_send)         */

@@ -9,10 +9,23 @@
 #define W(p)         ((p)->e->cfg.window)
 #define SLOT(p, s)   (&(p)->tx[(s) & (W(p) - 1)])
 
+/* an operation waits in one of the queues, not yet cut into frames */
+static int ops_queued(const hxb_peer_t *p)
+{
+    int i;
+
+    for (i = 0; i < HXB_NQ; i++) {
+        if (p->q[i].head) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int hxb_peer_tx_idle(const hxb_peer_t *p)
 {
     /* a GET is complete only when its data has come */
-    return p->tx_una == p->tx_next && !p->ops && !p->puts && !p->resp && !p->flushes &&
+    return p->tx_una == p->tx_next && !ops_queued(p) && !p->flushes &&
            !p->gets_pending;
 }
 
@@ -90,7 +103,7 @@ static void tx_transmit(hxb_peer_t *p, uint32_t seq, hxb_txslot_t *s, int r)
     /* a first transmission with later frames queued behind it: their acks
      * cover it. The last of a burst, and every retransmission, ask for an
      * ack as soon as the peer's queues drain (PROTOCOL.md 8.4). */
-    if (s->state == TX_QUEUED && (seq + 1 != p->tx_next || p->ops || p->puts || p->resp)) {
+    if (s->state == TX_QUEUED && (seq + 1 != p->tx_next || ops_queued(p))) {
         h->flags |= HXB_F_MORE;
     } else {
         h->flags &= (uint8_t)~HXB_F_MORE;
@@ -180,32 +193,27 @@ static hxb_txslot_t *slot_new(hxb_peer_t *p, unsigned kind, unsigned flags,
     return s;
 }
 
-/* The queue to cut the next frame from. Ours (AMs, reads, flushes), our
- * PUTs and the reads we owe take turns frame by frame, so bulk data one way
- * stalls neither the other side's reads nor our own AMs: ob1's and UCP's
- * rendezvous replies and FINs are AMs, and behind a 3 MiB PUT they held
- * up the peer's transfer (one message each way at once ran at 54-62 %).
- * A flush waits at the head of ours until the PUTs posted before it are
- * cut (numbered), so the sequence it waits for covers them. */
-static hxb_op_t **tx_next_queue(hxb_peer_t *p, hxb_op_t ***tail)
+/* The queue to cut the next frame from: the queues take turns frame by
+ * frame, so bulk data one way stalls neither the other side's reads nor
+ * our own AMs. ob1's and UCP's rendezvous replies and FINs are AMs: behind
+ * a 3 MiB PUT they held up the peer's transfer (one message each way at
+ * once ran at 54-62 %). A flush waits at the head of ours until the PUTs
+ * posted before it are cut (numbered), so the sequence it waits for
+ * covers them. */
+static hxb_opq_t *tx_next_queue(hxb_peer_t *p)
 {
-    unsigned i, q;
+    unsigned i, k;
 
-    for (i = 0; i < 3; i++) {
-        q = (p->fill_turn + i) % 3;
-        if (q == 0 && p->ops &&
-            !(p->ops->kind == OP_FLUSH &&
-              (int32_t)(p->puts_framed - p->ops->put_mark) < 0)) {
-            *tail = &p->ops_tail;
-        } else if (q == 1 && p->puts) {
-            *tail = &p->puts_tail;
-        } else if (q == 2 && p->resp) {
-            *tail = &p->resp_tail;
-        } else {
+    for (i = 0; i < HXB_NQ; i++) {
+        hxb_op_t *head;
+        k = (p->fill_turn + i) % HXB_NQ;
+        head = p->q[k].head;
+        if (!head || (head->kind == OP_FLUSH &&
+                      (int32_t)(p->puts_framed - head->put_mark) < 0)) {
             continue;
         }
-        p->fill_turn = q + 1;
-        return q == 0 ? &p->ops : q == 1 ? &p->puts : &p->resp;
+        p->fill_turn = k + 1;
+        return &p->q[k];
     }
     return NULL;
 }
@@ -216,7 +224,8 @@ static void tx_fill(hxb_peer_t *p)
     hxb_engine_t *e = p->e;
     size_t frag = e->frag, chunk;
     hxb_txslot_t *s;
-    hxb_op_t *op, **q, **tail;
+    hxb_opq_t *q;
+    hxb_op_t *op;
 
     /* Number only a few frames beyond those the rails have taken: frames
      * leave in sequence order, so a request numbered behind a window's
@@ -224,8 +233,8 @@ static void tx_fill(hxb_peer_t *p)
      * wait for all of them - and the peer's data for that request with
      * it, which halved GET traffic both ways at once. */
     while (tx_room(p) > 0 && p->tx_next - p->tx_push < HXB_TX_AHEAD &&
-           (q = tx_next_queue(p, &tail))) {
-        op = *q;
+           (q = tx_next_queue(p))) {
+        op = q->head;
         switch (op->kind) {
         case OP_AM_ZC: {
             hxb_am_ext_t ext = {.am_id = (uint8_t)op->am_id,
@@ -299,14 +308,14 @@ static void tx_fill(hxb_peer_t *p)
                 s->comp = op->comp;
                 s->last = 1;
             }
-            *q = op->next;
-            if (!*q) {
-                *tail = NULL;
+            q->head = op->next;
+            if (!q->head) {
+                q->tail = NULL;
             }
-            if (q != &p->resp) {
+            if (q != &p->q[HXB_Q_RESP]) {
                 p->nops--;
             }
-            if (q == &p->puts) {
+            if (q == &p->q[HXB_Q_PUTS]) {
                 p->puts_framed++;
             }
             op->next = e->free_ops;
@@ -797,28 +806,18 @@ void hxb_tx_fail_all(hxb_peer_t *p, int status)
         slot_release(p, s, status);
     }
     p->tx_una = p->tx_push = p->tx_next;
-    while ((op = p->ops)) {
-        p->ops = op->next;
-        complete(e, op->comp, status);
-        op->next = e->free_ops;
-        e->free_ops = op;
+    /* a GET_RESP op has no completion (complete() skips NULL) */
+    for (i = 0; i < HXB_NQ; i++) {
+        while ((op = p->q[i].head)) {
+            p->q[i].head = op->next;
+            complete(e, op->comp, status);
+            op->next = e->free_ops;
+            e->free_ops = op;
+        }
+        p->q[i].tail = NULL;
     }
-    p->ops_tail = NULL;
-    while ((op = p->puts)) {
-        p->puts = op->next;
-        complete(e, op->comp, status);
-        op->next = e->free_ops;
-        e->free_ops = op;
-    }
-    p->puts_tail = NULL;
     p->puts_framed = p->puts_posted;
     p->nops = 0;
-    while ((op = p->resp)) {
-        p->resp = op->next;
-        op->next = e->free_ops;
-        e->free_ops = op;
-    }
-    p->resp_tail = NULL;
     while ((f = p->flushes)) {
         p->flushes = f->next;
         complete(e, f->comp, status);
@@ -887,14 +886,14 @@ static hxb_op_t *op_new(hxb_peer_t *p, int kind)
     return op;
 }
 
-static void op_append(hxb_op_t **head, hxb_op_t **tail, hxb_op_t *op)
+static void op_append(hxb_opq_t *q, hxb_op_t *op)
 {
-    if (*tail) {
-        (*tail)->next = op;
+    if (q->tail) {
+        q->tail->next = op;
     } else {
-        *head = op;
+        q->head = op;
     }
-    *tail = op;
+    q->tail = op;
 }
 
 static void op_enqueue(hxb_peer_t *p, hxb_op_t *op)
@@ -903,7 +902,7 @@ static void op_enqueue(hxb_peer_t *p, hxb_op_t *op)
 
     op->next = NULL;
     if (op->kind == OP_GET_RESP) {
-        op_append(&p->resp, &p->resp_tail, op);
+        op_append(&p->q[HXB_Q_RESP], op);
         hxb_peer_activate(p);
         hxb_tx_progress(p);
         return;
@@ -912,7 +911,7 @@ static void op_enqueue(hxb_peer_t *p, hxb_op_t *op)
         /* one frame, unordered against PUTs and AMs (a fence waits at the
          * endpoint): it goes ahead of queued bulk data, after the operation
          * being cut and the reads already ahead */
-        at = &p->ops;
+        at = &p->q[HXB_Q_OPS].head;
         if (*at && ((*at)->off || ((*at)->status & 1))) {
             at = &(*at)->next;
         }
@@ -922,16 +921,16 @@ static void op_enqueue(hxb_peer_t *p, hxb_op_t *op)
         op->next = *at;
         *at = op;
         if (!op->next) {
-            p->ops_tail = op;
+            p->q[HXB_Q_OPS].tail = op;
         }
     } else if (op->kind == OP_PUT) {
-        op_append(&p->puts, &p->puts_tail, op);
+        op_append(&p->q[HXB_Q_PUTS], op);
         p->puts_posted++;
     } else {
         if (op->kind == OP_FLUSH) {
             op->put_mark = p->puts_posted;
         }
-        op_append(&p->ops, &p->ops_tail, op);
+        op_append(&p->q[HXB_Q_OPS], op);
     }
     p->nops++;
     hxb_peer_activate(p);
@@ -1018,7 +1017,7 @@ int hxb_am_send(hxb_peer_t *p, unsigned am_id, const struct iovec *iov, int iovc
     if (p->failed) {
         return -HXB_E_PEER;
     }
-    if (p->ops) {
+    if (p->q[HXB_Q_OPS].head) {   /* an earlier AM zcopy (or read, flush) */
         return HXB_EAGAIN;
     }
     for (i = 0; i < iovcnt; i++) {
@@ -1057,7 +1056,7 @@ long hxb_am_bcopy(hxb_peer_t *p, unsigned am_id, hxb_pack_cb_t pack, void *arg)
     if (p->failed) {
         return -HXB_E_PEER;
     }
-    if (p->ops || tx_room(p) < nfrag_max) {
+    if (p->q[HXB_Q_OPS].head || tx_room(p) < nfrag_max) {
         return HXB_EAGAIN;
     }
     b = hxb_pool_get(&e->bpool);
@@ -1245,14 +1244,10 @@ void hxb_peer_cancel(hxb_peer_t *p)
     for (seq = p->tx_una; seq != p->tx_next; seq++) {
         SLOT(p, seq)->comp = NULL;
     }
-    for (op = p->ops; op; op = op->next) {
-        op->comp = NULL;
-    }
-    for (op = p->puts; op; op = op->next) {
-        op->comp = NULL;
-    }
-    for (op = p->resp; op; op = op->next) {
-        op->comp = NULL;
+    for (i = 0; i < HXB_NQ; i++) {
+        for (op = p->q[i].head; op; op = op->next) {
+            op->comp = NULL;
+        }
     }
     for (f = p->flushes; f; f = f->next) {
         f->comp = NULL;
