@@ -40,6 +40,7 @@ typedef struct mca_coll_hxb_component {
     int   nb_idle_us;           /* worker: sleep when idle (us); 0: yield only */
     int   alltoall_direct_min;  /* bytes per block: direct exchange from here */
     int   alltoall_pieces_min;  /* bytes per block: routed in pieces from here */
+    int   allgather_pieces_min; /* bytes per block: one piece per dimension from here */
     /* this process's node in the topology, -1 unknown (set at first query) */
     int   topo_loaded;   /* 0 not tried, 1 ok, -1 failed */
     int   my_node_id;
@@ -98,6 +99,8 @@ int  mca_coll_hxb_isend(mca_coll_hxb_ctx_t *c, const void *buf, size_t count,
 int  mca_coll_hxb_irecv(mca_coll_hxb_ctx_t *c, void *buf, size_t count,
                         ompi_datatype_t *dt, int peer);
 int  mca_coll_hxb_waitall(mca_coll_hxb_ctx_t *c);
+int  mca_coll_hxb_post(mca_coll_hxb_ctx_t *c, ompi_request_t **reqs, int *nreq,
+                       void *buf, size_t count, ompi_datatype_t *dt, int peer, bool recv);
 int  mca_coll_hxb_wait_reqs(mca_coll_hxb_ctx_t *c, int n, ompi_request_t **reqs);
 int  mca_coll_hxb_node_index(const mca_coll_hxb_module_t *m, const int idx[MCA_COLL_HXB_DIMS]);
 int  mca_coll_hxb_node_leader(const mca_coll_hxb_module_t *m, int node);

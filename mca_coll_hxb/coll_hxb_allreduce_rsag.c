@@ -18,7 +18,6 @@
  * both ends of a line match them with one tag. */
 #include "coll_hxb.h"
 #include <stdlib.h>
-#include "ompi/mca/pml/pml.h"
 
 typedef struct {
     size_t lo, hi;                       /* elements of the piece */
@@ -32,18 +31,6 @@ typedef struct {
 static char *elem(void *buf, ptrdiff_t ext, size_t i)
 {
     return (char *)buf + (ptrdiff_t)i * ext;
-}
-
-static int post(piece_t *pc, void *buf, size_t count, ompi_datatype_t *dt,
-                int peer, int recv, int tag, ompi_communicator_t *comm)
-{
-    ompi_request_t **r = &pc->reqs[pc->nreq];
-    int rc;
-    if (0 == count) return OMPI_SUCCESS;
-    rc = recv ? MCA_PML_CALL(irecv(buf, count, dt, peer, tag, comm, r))
-              : MCA_PML_CALL(isend(buf, count, dt, peer, tag, MCA_PML_BASE_SEND_STANDARD, comm, r));
-    if (OMPI_SUCCESS == rc) pc->nreq++;
-    return rc;
 }
 
 /* Post step s (0..2k-1) of piece p: RS steps 0..k-1 over dims[(p+s)%k],
@@ -74,12 +61,12 @@ static int start_step(mca_coll_hxb_ctx_t *c, piece_t *pc, int pidx, int s, const
         int peer = mca_coll_hxb_line_peer(m, d, j);
         size_t jlo = mca_coll_hxb_part(lo, hi, n, j), jhi = mca_coll_hxb_part(lo, hi, n, j + 1);
         if (rs) {      /* peer j's copy of my part in; my copy of its part out */
-            rc = post(pc, elem(tmp, ext, off), mhi - mlo, dt, peer, 1, c->tag, c->comm);
+            rc = mca_coll_hxb_post(c, pc->reqs, &pc->nreq, elem(tmp, ext, off), mhi - mlo, dt, peer, 1);
             off += mhi - mlo;
-            if (OMPI_SUCCESS == rc) rc = post(pc, elem(buf, ext, jlo), jhi - jlo, dt, peer, 0, c->tag, c->comm);
+            if (OMPI_SUCCESS == rc) rc = mca_coll_hxb_post(c, pc->reqs, &pc->nreq, elem(buf, ext, jlo), jhi - jlo, dt, peer, 0);
         } else {       /* its reduced part in; my reduced part out */
-            rc = post(pc, elem(buf, ext, jlo), jhi - jlo, dt, peer, 1, c->tag, c->comm);
-            if (OMPI_SUCCESS == rc) rc = post(pc, elem(buf, ext, mlo), mhi - mlo, dt, peer, 0, c->tag, c->comm);
+            rc = mca_coll_hxb_post(c, pc->reqs, &pc->nreq, elem(buf, ext, jlo), jhi - jlo, dt, peer, 1);
+            if (OMPI_SUCCESS == rc) rc = mca_coll_hxb_post(c, pc->reqs, &pc->nreq, elem(buf, ext, mlo), mhi - mlo, dt, peer, 0);
         }
     }
     return rc;

@@ -32,6 +32,7 @@ mca_coll_hxb_component_t mca_coll_hxb_component = {
     .nb_idle_us = 20,
     .alltoall_direct_min = 4096,
     .alltoall_pieces_min = 65536,
+    .allgather_pieces_min = 8192,
     .my_node_id = -1,
 };
 
@@ -104,6 +105,13 @@ static int mca_coll_hxb_register(void)
         "in every step (one piece: one dimension at a time). -1: never. Read at each call",
         MCA_BASE_VAR_TYPE_INT, NULL, 0, MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
         MCA_BASE_VAR_SCOPE_ALL, &k->alltoall_pieces_min);
+    (void)mca_base_component_var_register(c, "allgather_pieces_min",
+        "Allgather with blocks of at least this many bytes cuts every node's blocks into one piece "
+        "per dimension, piece p crossing the dimensions in an order rotated by p, so every "
+        "dimension's rails carry data in every step (one piece: one dimension at a time). "
+        "-1: never. Read at each call (MPI_T may change it, the same on every rank)",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
+        MCA_BASE_VAR_SCOPE_ALL, &k->allgather_pieces_min);
     return OMPI_SUCCESS;
 }
 

@@ -60,6 +60,21 @@ int mca_coll_hxb_irecv(mca_coll_hxb_ctx_t *c, void *buf, size_t count,
     return rc;
 }
 
+/* A request into a caller's own array, for schedules whose pieces progress
+ * independently; nothing for 0 elements (both ends of a step compute the
+ * same count, so both skip it) */
+int mca_coll_hxb_post(mca_coll_hxb_ctx_t *c, ompi_request_t **reqs, int *nreq,
+                      void *buf, size_t count, ompi_datatype_t *dt, int peer, bool recv)
+{
+    int rc;
+    if (0 == count) return OMPI_SUCCESS;
+    rc = recv ? MCA_PML_CALL(irecv(buf, count, dt, peer, c->tag, c->comm, &reqs[*nreq]))
+              : MCA_PML_CALL(isend(buf, count, dt, peer, c->tag, MCA_PML_BASE_SEND_STANDARD,
+                                   c->comm, &reqs[*nreq]));
+    if (OMPI_SUCCESS == rc) (*nreq)++;
+    return rc;
+}
+
 /* The worker polls (coll_hxb_nb_progress.c); others wait as MPI does */
 int mca_coll_hxb_wait_reqs(mca_coll_hxb_ctx_t *c, int n, ompi_request_t **reqs)
 {

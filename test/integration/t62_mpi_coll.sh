@@ -24,7 +24,10 @@
 # keeps one piece at every size (coll_hxb_segsize -1) and routes Alltoall
 # in pieces (one per dimension, rotated) from 5-byte blocks on (sizes not
 # divisible by the pieces); the others without relays route it in pieces
-# from 64 KiB (coll_hxb_alltoall_pieces_min). hxb-mpi-coll also
+# from 64 KiB (coll_hxb_alltoall_pieces_min). Allgather runs in pieces (one
+# per dimension, rotated) from 8 KiB blocks by default and from 1-byte
+# blocks in ob1_coll_1pn and the runs in small pieces, so node
+# contributions split unevenly (7 ints over 3 pieces). hxb-mpi-coll also
 # makes blocking Sendrecvs and MPI_Test loops while Iallreduces run on the
 # worker (the worker drives progress, the
 # main thread is parked in opal_progress meanwhile).
@@ -85,7 +88,7 @@ stats() {
 LINES=(--mca coll_hxb_alltoall_direct_min -1)
 ob1 ob1_coll "$NP" "${LINES[@]}" "$top/hxb-mpi-coll" -p -b
 stats ob1_coll "$NP" 1
-ob1 ob1_coll_1pn "$NODES" "${LINES[@]}" --mca coll_hxb_segsize -1 --mca coll_hxb_alltoall_pieces_min 5 "$top/hxb-mpi-coll"
+ob1 ob1_coll_1pn "$NODES" "${LINES[@]}" --mca coll_hxb_segsize -1 --mca coll_hxb_alltoall_pieces_min 5 --mca coll_hxb_allgather_pieces_min 1 "$top/hxb-mpi-coll"
 stats ob1_coll_1pn "$NODES" 1
 ucx ucx_coll "$NP" "${LINES[@]}" "$top/hxb-mpi-coll" -p
 stats ucx_coll "$NP" 1
@@ -98,7 +101,8 @@ if [ "$(awk '$1 == "grid" { print ($3 > 1) + ($4 > 1) }' "$TOPO")" != 0 ]; then
 fi
 ob1 ob1_coll_off "$NP" --mca coll_hxb_enable 0 "$top/hxb-mpi-coll"
 stats ob1_coll_off "$NP" 0
-PIECES=(--mca coll_hxb_allreduce_rsag_min 0 --mca coll_hxb_segsize 40 --mca coll_hxb_alltoall_direct_min 0)
+PIECES=(--mca coll_hxb_allreduce_rsag_min 0 --mca coll_hxb_segsize 40 --mca coll_hxb_alltoall_direct_min 0
+        --mca coll_hxb_allgather_pieces_min 1)
 ob1 ob1_coll_pieces "$NP" "${PIECES[@]}" "$top/hxb-mpi-coll" -p
 stats ob1_coll_pieces "$NP" 1
 ob1 ob1_coll_pieces_1pn "$NODES" "${PIECES[@]}" "$top/hxb-mpi-coll" -b
