@@ -2,9 +2,71 @@
  * a line send to the line's node that shares the root's coordinate (X
  * lines first, then Y lines inside the root's X position, then Z), which
  * reduces in line order; the root's leader passes the result to the root.
- * Commutative ops only: others fall back. */
+ * From 64 KiB (MCA_COLL_HXB_PIECES_MIN) the vector is cut into one piece
+ * per dimension and piece p visits the dimensions in the order rotated by
+ * p, so in every step each dimension's rails carry a piece (Bcast's
+ * schedule run backwards). Commutative ops only: others fall back. */
 #include "coll_hxb.h"
 #include <stdlib.h>
+
+/* The leaders' steps: acc holds this node's partial, and the root's
+ * leader ends with the whole reduction */
+static int leaders_reduce(mca_coll_hxb_ctx_t *c, char *acc, int count, ompi_datatype_t *dt,
+                          ompi_op_t *op, const int ridx[MCA_COLL_HXB_DIMS])
+{
+    mca_coll_hxb_module_t *m = c->m;
+    int dims[MCA_COLL_HXB_DIMS], k = mca_coll_hxb_line_dims(m, dims), nmax = 1, np, rc = OMPI_SUCCESS;
+    size_t dsize;
+    ptrdiff_t lb, ext;
+    char *traw = NULL, *tmp;
+
+    for (int i = 0; i < k; i++) {
+        if (m->dimsz[dims[i]] > nmax) nmax = m->dimsz[dims[i]];
+    }
+    if (0 == k) return OMPI_SUCCESS;
+    ompi_datatype_type_size(dt, &dsize);
+    ompi_datatype_get_extent(dt, &lb, &ext);
+    np = count >= k ? mca_coll_hxb_dim_pieces(k, (size_t)count * dsize) : 1;
+    /* line peer j's copy of piece p: elements of the piece in vector slot j */
+    tmp = mca_coll_hxb_tmp(dt, (size_t)count * (nmax - 1), &traw);
+    if (NULL == tmp) return OMPI_ERR_OUT_OF_RESOURCE;
+    for (int i = 0; i < k && OMPI_SUCCESS == rc; i++) {   /* step i: piece p along dims[(p+i)%k] */
+        for (int phase = 0; phase < 2 && OMPI_SUCCESS == rc; phase++) {   /* post, then reduce */
+            for (int p = 0; p < np && OMPI_SUCCESS == rc; p++) {
+                int d = dims[(p + i) % k], n = m->dimsz[d], at = ridx[d];
+                size_t lo = mca_coll_hxb_part(0, (size_t)count, np, p);
+                size_t len = mca_coll_hxb_part(0, (size_t)count, np, p + 1) - lo;
+                /* taking part: nodes matching the root in the dimensions
+                 * this piece visited before d (the others sent it on) */
+                bool in = true;
+                for (int e = 0; e < i; e++) in = in && m->my_idx[dims[(p + e) % k]] == ridx[dims[(p + e) % k]];
+                if (!in) continue;
+                if (m->my_idx[d] != at) {
+                    if (0 == phase) {
+                        rc = mca_coll_hxb_isend(c, acc + (ptrdiff_t)lo * ext, len, dt,
+                                                mca_coll_hxb_line_peer(m, d, at));
+                    }
+                    continue;
+                }
+                for (int j = 0; j < n && OMPI_SUCCESS == rc; j++) {
+                    if (j == at) continue;
+                    char *slot = tmp + ((ptrdiff_t)(j < at ? j : j - 1) * count + (ptrdiff_t)lo) * ext;
+                    if (0 == phase) {
+                        rc = mca_coll_hxb_irecv(c, slot, len, dt, mca_coll_hxb_line_peer(m, d, j));
+                    } else {
+                        ompi_op_reduce(op, slot, acc + (ptrdiff_t)lo * ext, (int)len, dt);
+                    }
+                }
+            }
+            if (0 == phase) {
+                int rc2 = mca_coll_hxb_waitall(c);   /* also after an error: no request left on our buffers */
+                if (OMPI_SUCCESS == rc) rc = rc2;
+            }
+        }
+    }
+    free(traw);
+    return rc;
+}
 
 int mca_coll_hxb_reduce_do(mca_coll_hxb_ctx_t *c, const void *sbuf, void *rbuf,
                            int count, ompi_datatype_t *dt, ompi_op_t *op, int root)
@@ -26,33 +88,7 @@ int mca_coll_hxb_reduce_do(mca_coll_hxb_ctx_t *c, const void *sbuf, void *rbuf,
     ompi_datatype_copy_content_same_ddt(dt, count, acc, (char *)mine);
     rc = mca_coll_hxb_node_reduce(c, acc, count, dt, op);
 
-    if (OMPI_SUCCESS == rc && c->rank == m->leader) {
-        for (int d = 0; d < MCA_COLL_HXB_DIMS && OMPI_SUCCESS == rc; d++) {
-            int n = m->dimsz[d];
-            bool in = true;      /* step d: nodes matching the root in dims < d */
-            for (int e = 0; e < d; e++) in = in && m->my_idx[e] == ridx[e];
-            if (!in || n < 2) continue;
-            if (m->my_idx[d] != ridx[d]) {
-                rc = mca_coll_hxb_isend(c, acc, count, dt, mca_coll_hxb_line_peer(m, d, ridx[d]));
-                if (OMPI_SUCCESS == rc) rc = mca_coll_hxb_waitall(c);
-                continue;
-            }
-            char *raw[n], *parts[n];
-            for (int j = 0; j < n; j++) raw[j] = NULL;
-            for (int j = 0; j < n && OMPI_SUCCESS == rc; j++) {
-                if (j == ridx[d]) { parts[j] = acc; continue; }
-                parts[j] = mca_coll_hxb_tmp(dt, count, &raw[j]);
-                rc = parts[j] ? mca_coll_hxb_irecv(c, parts[j], count, dt, mca_coll_hxb_line_peer(m, d, j))
-                              : OMPI_ERR_OUT_OF_RESOURCE;
-            }
-            int rc2 = mca_coll_hxb_waitall(c);
-            if (OMPI_SUCCESS == rc) rc = rc2;
-            for (int j = 0; j < n && OMPI_SUCCESS == rc; j++) {
-                if (j != ridx[d]) ompi_op_reduce(op, parts[j], acc, count, dt);
-            }
-            for (int j = 0; j < n; j++) free(raw[j]);
-        }
-    }
+    if (OMPI_SUCCESS == rc && c->rank == m->leader) rc = leaders_reduce(c, acc, count, dt, op, ridx);
     if (OMPI_SUCCESS == rc) {
         if (root == rleader) {
             if (c->rank == root) ompi_datatype_copy_content_same_ddt(dt, count, rbuf, acc);

@@ -14,7 +14,7 @@
  * more than the median: stalls):
  *   bench NAME BYTES LABEL MEDIAN_US MEAN_US STALLS
  *
- *   hxb-bench-coll-mpi [-m MAX] [-c allreduce,alltoall,bcast,allgather] [-v VARIANT]...
+ *   hxb-bench-coll-mpi [-m MAX] [-c allreduce,alltoall,bcast,allgather,reduce] [-v VARIANT]...
  *   hxb-bench-coll-mpi -o BYTES[,BYTES...] [-s]
  *       Iallreduce overlap (MPI_THREAD_MULTIPLE, which coll hxb's worker
  *       needs), for tuned (libnbc) and hxb: t_comm = Iallreduce + Wait
@@ -144,12 +144,22 @@ static void report(const char *name, long bytes, double *t, int iters)
     free(worst);
 }
 
+/* name is one of the comma-separated words of list */
+static int listed(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = list; (p = strstr(p, name)) != NULL; p += n) {
+        if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == 0)) return 1;
+    }
+    return 0;
+}
+
 static void run_blocking(const char *which, long min, long max)
 {
     char *a = calloc(max * size, 1), *b = calloc(max * size, 1);
-    static const char *names[] = { "allreduce", "alltoall", "bcast", "allgather" };
-    for (int c = 0; c < 4; c++) {
-        if (!strstr(which, names[c])) continue;
+    static const char *names[] = { "allreduce", "alltoall", "bcast", "allgather", "reduce" };
+    for (int c = 0; c < 5; c++) {
+        if (!listed(which, names[c])) continue;
         for (long bytes = min; bytes <= max; bytes *= 2) {
             int iters = iters_for(bytes), n = (int)(bytes / 8);
             double *t = calloc(nv * iters, sizeof(double));
@@ -163,7 +173,8 @@ static void run_blocking(const char *which, long min, long max)
                     if (c == 0) MPI_Allreduce(a, b, n, MPI_DOUBLE, MPI_SUM, x->comm);
                     else if (c == 1) MPI_Alltoall(a, n, MPI_DOUBLE, b, n, MPI_DOUBLE, x->comm);
                     else if (c == 2) MPI_Bcast(a, n, MPI_DOUBLE, 0, x->comm);
-                    else MPI_Allgather(a, n, MPI_DOUBLE, b, n, MPI_DOUBLE, x->comm);
+                    else if (c == 3) MPI_Allgather(a, n, MPI_DOUBLE, b, n, MPI_DOUBLE, x->comm);
+                    else MPI_Reduce(a, b, n, MPI_DOUBLE, MPI_SUM, 0, x->comm);
                     if (i >= 0) t[v * iters + i] = MPI_Wtime() - t0;
                     set(x, 0);
                 }
