@@ -236,6 +236,7 @@ static hxb_peer_t *peer_new(hxb_engine_t *e, uint16_t node, uint16_t proc,
     p->rto = e->cfg.rto_init;
     for (h = 0; h < HXB_MAX_RAILS; h++) {
         p->rail_last_ack[h] = e->now;   /* a new rail gets the benefit of doubt */
+        p->cwnd[h] = (float)e->cfg.rail_inflight;
     }
     p->last_ack_progress = e->now;
     p->last_rx = e->now;

@@ -75,6 +75,7 @@ typedef struct hxb_engine_stats {
     uint64_t spurious;        /* duplicates the peer reported (late, not lost) */
     uint64_t am_bundled;      /* short AMs that rode in another AM's frame */
     uint64_t rail_cuts;       /* rail windows halved after local refusals */
+    uint64_t cwnd_cuts;       /* path windows halved after congestion losses */
 } hxb_engine_stats_t;
 
 void hxb_engine_cfg_default(hxb_engine_cfg_t *cfg);

@@ -11,6 +11,8 @@
 #define HXB_TX_AHEAD  32     /* frames numbered but not yet pushed, at most */
 #define HXB_BUNDLE_MAX 2048   /* am_bcopy messages up to this share frames */
 #define HXB_RAIL_CAP_MIN 4.0  /* frames: a rail's window never shrinks below */
+#define HXB_CWND_MIN 2.0      /* frames: a path's window never shrinks below */
+#define HXB_CWND_LOSSES 4     /* losses within a round trip that make a congestion event */
 
 enum { TX_FREE = 0, TX_QUEUED, TX_INFLIGHT, TX_SACKED };
 enum { RX_EMPTY = 0, RX_HELD, RX_DONE };
@@ -106,6 +108,18 @@ struct hxb_peer {
     double         rail_last_ack[HXB_MAX_RAILS]; /* last ack of a frame sent on it */
     double         rail_srtt[HXB_MAX_RAILS], rail_rttvar[HXB_MAX_RAILS];
     unsigned       rail_losses[HXB_MAX_RAILS]; /* RACK losses since its last ack */
+    /* Congestion window of the path to this peer that starts on rail r
+     * (hxb_tx.c, tx_path_loss): frames in flight to this peer on r stay
+     * below cwnd[r], which halves on a congestion event (a run of losses
+     * within a round trip: a full queue somewhere on the path, typically
+     * the peer's switch port shared by several senders, or a relay's) and
+     * grows by a frame per window of acked frames. */
+    float          cwnd[HXB_MAX_RAILS];
+    uint32_t       rail_out[HXB_MAX_RAILS];  /* frames in flight to it on r */
+    double         cc_first[HXB_MAX_RAILS];  /* first loss of the pending event */
+    double         cc_cut[HXB_MAX_RAILS];    /* last halving: losses of frames
+                                              * sent before it belong to it */
+    unsigned       cc_losses[HXB_MAX_RAILS];
     /* TX */
     uint32_t       tx_next, tx_push, tx_una;
     hxb_txslot_t  *tx;

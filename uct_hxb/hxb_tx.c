@@ -75,7 +75,7 @@ int hxb_tx_pick_rail(hxb_peer_t *p, int avoid)
         uint32_t mask = p->rail_mask & ~(pass ? 0 : p->suspect_mask);
         for (r = 0; r < e->nrails; r++) {
             if (!(mask & (1u << r)) || !e->rails[r]->up ||
-                e->rail_inflight[r] >= e->rail_cap[r]) {
+                e->rail_inflight[r] >= e->rail_cap[r] || p->rail_out[r] >= p->cwnd[r]) {
                 continue;
             }
             load = (e->rail_inflight[r] + 1) / e->rails[r]->speed;
@@ -89,6 +89,14 @@ int hxb_tx_pick_rail(hxb_peer_t *p, int avoid)
         }
     }
     return pick;
+}
+
+/* a frame sent on rail r left flight (acked, resent elsewhere, released) */
+static void inflight_sub(hxb_peer_t *p, int r)
+{
+    p->e->rail_inflight[r]--;
+    p->rail_out[r]--;
+    p->tx_inflight--;
 }
 
 static void tx_transmit(hxb_peer_t *p, uint32_t seq, hxb_txslot_t *s, int r)
@@ -129,14 +137,14 @@ static void tx_transmit(hxb_peer_t *p, uint32_t seq, hxb_txslot_t *s, int r)
     }
     e->rails[r]->ops->send(e->rails[r], &p->addr[r], iov, n);
     if (s->state == TX_INFLIGHT) {
-        e->rail_inflight[s->rail]--;   /* a retransmission moves the frame */
-        p->tx_inflight--;
+        inflight_sub(p, s->rail);      /* a retransmission moves the frame */
     }
     s->state = TX_INFLIGHT;
     s->rail = (uint8_t)r;
     s->rail_ctr = ++p->rail_ctr[r];
     s->sent_at = e->now;
     e->rail_inflight[r]++;
+    p->rail_out[r]++;
     p->tx_inflight++;
     e->stats.tx_frames++;
     /* the cumulative ack rode along: a separate ACK is needed only while
@@ -362,8 +370,7 @@ static void slot_release(hxb_peer_t *p, hxb_txslot_t *s, int status)
     hxb_engine_t *e = p->e;
 
     if (s->state == TX_INFLIGHT) {
-        e->rail_inflight[s->rail]--;
-        p->tx_inflight--;
+        inflight_sub(p, s->rail);
     }
     if (s->buf) {
         hxb_pool_put(&e->bpool, s->buf);
@@ -419,11 +426,43 @@ static void rail_acked(hxb_peer_t *p, hxb_txslot_t *s)
     p->rail_losses[s->rail] = 0;
     p->rail_last_ack[s->rail] = p->e->now;
     hxb_engine_rail_acked(p->e, s->rail);
+    if (p->cwnd[s->rail] < p->e->cfg.rail_inflight) {
+        p->cwnd[s->rail] += 1.0f / p->cwnd[s->rail];
+    }
     if (hxb_seq_lt(p->rail_hi[s->rail], s->rail_ctr)) {
         p->rail_hi[s->rail] = s->rail_ctr;
         p->rail_hi_sent[s->rail] = s->sent_at;
     }
     p->suspect_mask &= ~(1u << s->rail);
+}
+
+/* Frame s, sent on its rail towards p, was found lost. Scattered losses
+ * are taken for noise (corrupt frames, a descheduled peer's ring): random
+ * loss must not throttle a path. HXB_CWND_LOSSES losses found within one
+ * round trip are a full queue on the path, which drops frames in runs:
+ * halve the path's window, once per round trip (losses of frames sent
+ * before the halving are part of the same event). */
+static void tx_path_loss(hxb_peer_t *p, const hxb_txslot_t *s)
+{
+    hxb_engine_t *e = p->e;
+    int r = s->rail;
+    float w;
+
+    if (s->sent_at < p->cc_cut[r]) {
+        return;
+    }
+    if (e->now - p->cc_first[r] > p->srtt) {
+        p->cc_first[r] = e->now;
+        p->cc_losses[r] = 0;
+    }
+    if (++p->cc_losses[r] < HXB_CWND_LOSSES) {
+        return;
+    }
+    w = p->cwnd[r] / 2;
+    p->cwnd[r] = w < HXB_CWND_MIN ? (float)HXB_CWND_MIN : w;
+    p->cc_cut[r] = e->now;
+    p->cc_losses[r] = 0;
+    e->stats.cwnd_cuts++;
 }
 
 /* Stop preferring rail r for this peer and probe it at once; a PONG
@@ -520,6 +559,7 @@ static void tx_detect_losses(hxb_peer_t *p)
         }
         if (hxb_seq_lt(s->rail_ctr, p->rail_hi[s->rail])) {
             e->stats.fast_retx++;
+            tx_path_loss(p, s);
             tx_retransmit(p, seq, s);
             continue;
         }
@@ -547,6 +587,7 @@ static void tx_detect_losses(hxb_peer_t *p)
              * since they left, while later frames on other rails did */
             tx_suspect_rail(p, s->rail);
         }
+        tx_path_loss(p, s);
         tx_retransmit(p, seq, s);
     }
     p->rack_check_at = next;
@@ -623,8 +664,7 @@ void hxb_tx_ack_rcvd(hxb_peer_t *p, uint32_t cum, const uint64_t *bits,
             }
             rack_update(p, s);
             rail_acked(p, s);
-            e->rail_inflight[s->rail]--;
-            p->tx_inflight--;
+            inflight_sub(p, s->rail);
             s->state = TX_SACKED;
             lost_check = 1;
         }
