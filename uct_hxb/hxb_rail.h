@@ -81,6 +81,9 @@ typedef struct hxb_mem_faults {
     unsigned drop_ppm, dup_ppm, corrupt_ppm, reorder_ppm;
     unsigned qlimit;   /* frames waiting at the receiver beyond which a send is
                         * refused (tx_again), like a full qdisc; 0: none */
+    unsigned dlimit;   /* frames waiting at the receiver beyond which a frame
+                        * is lost silently, like a full switch port or relay
+                        * queue further on; 0: none */
     uint64_t seed;
 } hxb_mem_faults_t;
 

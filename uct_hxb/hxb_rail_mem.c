@@ -71,7 +71,8 @@ static int mem_send(hxb_rail_t *r, const hxb_raddr_t *dst,
     }
     r->stats.tx_frames++;
     r->stats.tx_bytes += len;
-    if (mem_chance(m, m->f.drop_ppm)) {
+    if (mem_chance(m, m->f.drop_ppm) ||
+        (m->f.dlimit && m->peer->tail - m->peer->head >= m->f.dlimit)) {
         return 0;
     }
     fr = malloc(sizeof(*fr) + len);
