@@ -103,6 +103,12 @@ int  mca_coll_hxb_post(mca_coll_hxb_ctx_t *c, ompi_request_t **reqs, int *nreq,
                        void *buf, size_t count, ompi_datatype_t *dt, int peer, bool recv);
 int  mca_coll_hxb_wait_reqs(mca_coll_hxb_ctx_t *c, int n, ompi_request_t **reqs);
 int  mca_coll_hxb_node_index(const mca_coll_hxb_module_t *m, const int idx[MCA_COLL_HXB_DIMS]);
+/* node index -> its coordinate in dimension d (the inverse of node_index) */
+static inline int mca_coll_hxb_node_coord(const mca_coll_hxb_module_t *m, int node, int d)
+{
+    for (int e = 0; e < d; e++) node /= m->dimsz[e];
+    return node % m->dimsz[d];
+}
 int  mca_coll_hxb_node_leader(const mca_coll_hxb_module_t *m, int node);
 int  mca_coll_hxb_line_peer(const mca_coll_hxb_module_t *m, int d, int j);
 char *mca_coll_hxb_tmp(ompi_datatype_t *dt, size_t count, char **raw);

@@ -58,12 +58,8 @@ static void piece_layout(const mca_coll_hxb_module_t *m, piece_t *pc, const int 
         pc->stride[i + 1] = pc->stride[i] * m->dimsz[pc->ord[i]];
     }
     for (int n = 0; n < m->nnodes; n++) {
-        int rest = n, pos = 0, idx[MCA_COLL_HXB_DIMS];
-        for (int d = 0; d < MCA_COLL_HXB_DIMS; d++) {
-            idx[d] = rest % m->dimsz[d];
-            rest /= m->dimsz[d];
-        }
-        for (int i = 0; i < k; i++) pos += idx[pc->ord[i]] * pc->stride[i];
+        int pos = 0;
+        for (int i = 0; i < k; i++) pos += mca_coll_hxb_node_coord(m, n, pc->ord[i]) * pc->stride[i];
         pc->node_at[pos] = n;
     }
     pc->off[0] = 0;

@@ -17,19 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int coord_of(const mca_coll_hxb_module_t *m, int node, int d)
-{
-    for (int e = 0; e < d; e++) node /= m->dimsz[e];
-    return node % m->dimsz[d];
-}
-
 /* Held by the node with indices idx, once the dimensions in `done` are crossed? */
 static bool held(const mca_coll_hxb_module_t *m, const int *idx, unsigned done, int s, int t)
 {
     int ns = m->rank_node[s], nt = m->rank_node[t];
     for (int e = 0; e < MCA_COLL_HXB_DIMS; e++) {
         int node = (done & (1u << e)) ? nt : ns;
-        if (coord_of(m, node, e) != idx[e]) return false;
+        if (mca_coll_hxb_node_coord(m, node, e) != idx[e]) return false;
     }
     return true;
 }
@@ -51,7 +45,7 @@ static int cross_post(mca_coll_hxb_ctx_t *c, char **ptr, size_t bs, int d, unsig
         pidx[d] = j;
         /* count both directions, then pack mine */
         for (int s = 0; s < P; s++) for (int t = 0; t < P; t++) {
-            int ct = coord_of(m, m->rank_node[t], d);
+            int ct = mca_coll_hxb_node_coord(m, m->rank_node[t], d);
             if (ptr[(size_t)s * P + t] && ct == j) out[j].n++;
             if (ct == m->my_idx[d] && held(m, pidx, done, s, t)) in.n++;
         }
@@ -62,7 +56,7 @@ static int cross_post(mca_coll_hxb_ctx_t *c, char **ptr, size_t bs, int d, unsig
         size_t k = 0;
         for (int s = 0; s < P; s++) for (int t = 0; t < P; t++) {
             char **p = &ptr[(size_t)s * P + t];
-            if (*p && coord_of(m, m->rank_node[t], d) == j) {
+            if (*p && mca_coll_hxb_node_coord(m, m->rank_node[t], d) == j) {
                 memcpy(out[j].buf + k++ * bs, *p, bs);
                 *p = NULL;
             }
@@ -87,7 +81,7 @@ static void cross_land(mca_coll_hxb_ctx_t *c, char **ptr, size_t bs, int d, unsi
         pidx[d] = j;
         size_t k = 0;
         for (int s = 0; s < P; s++) for (int t = 0; t < P; t++) {
-            if (coord_of(m, m->rank_node[t], d) == m->my_idx[d] && held(m, pidx, done, s, t)) {
+            if (mca_coll_hxb_node_coord(m, m->rank_node[t], d) == m->my_idx[d] && held(m, pidx, done, s, t)) {
                 ptr[(size_t)s * P + t] = blobs[first].buf + k++ * bs;
             }
         }

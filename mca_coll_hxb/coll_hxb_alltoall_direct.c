@@ -30,10 +30,9 @@
 /* dimensions in which rank r's node and mine differ */
 static int distance(const mca_coll_hxb_module_t *m, int r)
 {
-    int n = m->rank_node[r], dist = 0;
+    int dist = 0;
     for (int d = 0; d < MCA_COLL_HXB_DIMS; d++) {
-        dist += n % m->dimsz[d] != m->my_idx[d];
-        n /= m->dimsz[d];
+        dist += mca_coll_hxb_node_coord(m, m->rank_node[r], d) != m->my_idx[d];
     }
     return dist;
 }

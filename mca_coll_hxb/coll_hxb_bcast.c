@@ -13,12 +13,11 @@ int mca_coll_hxb_bcast_do(mca_coll_hxb_ctx_t *c, void *buf, int count,
     mca_coll_hxb_module_t *m = c->m;
     int rc = OMPI_SUCCESS;
     int rnode = m->rank_node[root], rleader = mca_coll_hxb_node_leader(m, rnode);
-    int ridx[MCA_COLL_HXB_DIMS], rest = rnode;
+    int ridx[MCA_COLL_HXB_DIMS];
 
     if (0 == count) return OMPI_SUCCESS;
     for (int d = 0; d < MCA_COLL_HXB_DIMS; d++) {
-        ridx[d] = rest % m->dimsz[d];
-        rest /= m->dimsz[d];
+        ridx[d] = mca_coll_hxb_node_coord(m, rnode, d);
     }
     if (root != rleader) {
         if (c->rank == root) rc = mca_coll_hxb_isend(c, buf, count, dt, rleader);

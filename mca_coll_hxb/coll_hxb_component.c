@@ -36,6 +36,15 @@ mca_coll_hxb_component_t mca_coll_hxb_component = {
     .my_node_id = -1,
 };
 
+/* A schedule threshold: an int any rank may change through MPI_T between
+ * calls (the same on every rank), read at each call */
+static void tuning_var(mca_base_component_t *c, const char *name, const char *help, int *var)
+{
+    (void)mca_base_component_var_register(c, name, help, MCA_BASE_VAR_TYPE_INT, NULL, 0,
+                                          MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
+                                          MCA_BASE_VAR_SCOPE_ALL, var);
+}
+
 static int mca_coll_hxb_register(void)
 {
     mca_base_component_t *c = &mca_coll_hxb_component.super.collm_version;
@@ -69,49 +78,44 @@ static int mca_coll_hxb_register(void)
         "At finalize, print how many collectives ran on hxb schedules and how many fell back",
         MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5,
         MCA_BASE_VAR_SCOPE_READONLY, &k->print_stats);
-    (void)mca_base_component_var_register(c, "allreduce_rsag_min",
+    tuning_var(c, "allreduce_rsag_min",
         "Allreduce of at least this many bytes runs as reduce-scatter + allgather along the lines "
         "(each leader sends about 2x the vector in all); below, every leader sends its whole "
         "partial to every line peer (3 steps, fewest messages). -1: never. Read at each call "
         "(MPI_T may change it, the same on every rank)",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
-        MCA_BASE_VAR_SCOPE_ALL, &k->allreduce_rsag_min);
-    (void)mca_base_component_var_register(c, "segsize",
+        &k->allreduce_rsag_min);
+    tuning_var(c, "segsize",
         "Bytes per piece of the reduce-scatter + allgather: pieces proceed independently, piece p "
         "visiting the dimensions in an order rotated by p, so all dimensions' rails carry data at once "
         "and one piece's reduction overlaps the others' transfers. 0: one piece per dimension from "
         "64 KiB, one piece below; "
         "-1: one piece (Rabenseifner along the lines, one dimension at a time); more: pieces of "
         "about this many bytes, a multiple of the dimensions",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
-        MCA_BASE_VAR_SCOPE_ALL, &k->segsize);
+        &k->segsize);
     (void)mca_base_component_var_register(c, "nb_idle_us",
         "The non-blocking worker sleeps this many microseconds after 16 polls without a completion "
         "(leaves the CPU to the application's computation); 0: it only yields the CPU, as blocking "
         "waits with mpi_yield_when_idle do",
         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6,
         MCA_BASE_VAR_SCOPE_READONLY, &k->nb_idle_us);
-    (void)mca_base_component_var_register(c, "alltoall_direct_min",
+    tuning_var(c, "alltoall_direct_min",
         "Alltoall with blocks of at least this many bytes sends every block straight to its rank "
         "(relayed where nodes share no line); below, node leaders aggregate and route the blocks "
         "dimension by dimension (fewer, larger messages). -1: never. Read at each call "
         "(MPI_T may change it, the same on every rank)",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
-        MCA_BASE_VAR_SCOPE_ALL, &k->alltoall_direct_min);
-    (void)mca_base_component_var_register(c, "alltoall_pieces_min",
+        &k->alltoall_direct_min);
+    tuning_var(c, "alltoall_pieces_min",
         "Alltoall on the routed schedule (blocks below alltoall_direct_min, or every size with it "
         "at -1) cuts blocks of at least this many bytes into one piece per dimension, piece p "
         "crossing the dimensions in an order rotated by p, so every dimension's rails carry data "
         "in every step (one piece: one dimension at a time). -1: never. Read at each call",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
-        MCA_BASE_VAR_SCOPE_ALL, &k->alltoall_pieces_min);
-    (void)mca_base_component_var_register(c, "allgather_pieces_min",
+        &k->alltoall_pieces_min);
+    tuning_var(c, "allgather_pieces_min",
         "Allgather with blocks of at least this many bytes cuts every node's blocks into one piece "
         "per dimension, piece p crossing the dimensions in an order rotated by p, so every "
         "dimension's rails carry data in every step (one piece: one dimension at a time). "
         "-1: never. Read at each call (MPI_T may change it, the same on every rank)",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
-        MCA_BASE_VAR_SCOPE_ALL, &k->allgather_pieces_min);
+        &k->allgather_pieces_min);
     return OMPI_SUCCESS;
 }
 

@@ -39,25 +39,34 @@ static ompi_request_t **slot(mca_coll_hxb_ctx_t *c)
 
 /* Counts above INT_MAX do not occur: callers send at most a node's or a
  * line's data, sized by ints of the MPI call times the ranks. */
-int mca_coll_hxb_isend(mca_coll_hxb_ctx_t *c, const void *buf, size_t count,
-                       ompi_datatype_t *dt, int peer)
+static int start(mca_coll_hxb_ctx_t *c, ompi_request_t **r, const void *buf, size_t count,
+                 ompi_datatype_t *dt, int peer, bool recv)
+{
+    return recv ? MCA_PML_CALL(irecv((void *)buf, count, dt, peer, c->tag, c->comm, r))
+                : MCA_PML_CALL(isend(buf, count, dt, peer, c->tag, MCA_PML_BASE_SEND_STANDARD,
+                                     c->comm, r));
+}
+
+static int ctx_post(mca_coll_hxb_ctx_t *c, const void *buf, size_t count,
+                    ompi_datatype_t *dt, int peer, bool recv)
 {
     ompi_request_t **r = slot(c);
     if (NULL == r) return OMPI_ERR_OUT_OF_RESOURCE;
-    int rc = MCA_PML_CALL(isend(buf, count, dt, peer, c->tag,
-                                MCA_PML_BASE_SEND_STANDARD, c->comm, r));
+    int rc = start(c, r, buf, count, dt, peer, recv);
     if (OMPI_SUCCESS == rc) c->nreq++;
     return rc;
+}
+
+int mca_coll_hxb_isend(mca_coll_hxb_ctx_t *c, const void *buf, size_t count,
+                       ompi_datatype_t *dt, int peer)
+{
+    return ctx_post(c, buf, count, dt, peer, false);
 }
 
 int mca_coll_hxb_irecv(mca_coll_hxb_ctx_t *c, void *buf, size_t count,
                        ompi_datatype_t *dt, int peer)
 {
-    ompi_request_t **r = slot(c);
-    if (NULL == r) return OMPI_ERR_OUT_OF_RESOURCE;
-    int rc = MCA_PML_CALL(irecv(buf, count, dt, peer, c->tag, c->comm, r));
-    if (OMPI_SUCCESS == rc) c->nreq++;
-    return rc;
+    return ctx_post(c, buf, count, dt, peer, true);
 }
 
 /* A request into a caller's own array, for schedules whose pieces progress
@@ -66,11 +75,8 @@ int mca_coll_hxb_irecv(mca_coll_hxb_ctx_t *c, void *buf, size_t count,
 int mca_coll_hxb_post(mca_coll_hxb_ctx_t *c, ompi_request_t **reqs, int *nreq,
                       void *buf, size_t count, ompi_datatype_t *dt, int peer, bool recv)
 {
-    int rc;
     if (0 == count) return OMPI_SUCCESS;
-    rc = recv ? MCA_PML_CALL(irecv(buf, count, dt, peer, c->tag, c->comm, &reqs[*nreq]))
-              : MCA_PML_CALL(isend(buf, count, dt, peer, c->tag, MCA_PML_BASE_SEND_STANDARD,
-                                   c->comm, &reqs[*nreq]));
+    int rc = start(c, &reqs[*nreq], buf, count, dt, peer, recv);
     if (OMPI_SUCCESS == rc) (*nreq)++;
     return rc;
 }

@@ -72,14 +72,13 @@ int mca_coll_hxb_reduce_do(mca_coll_hxb_ctx_t *c, const void *sbuf, void *rbuf,
                            int count, ompi_datatype_t *dt, ompi_op_t *op, int root)
 {
     mca_coll_hxb_module_t *m = c->m;
-    int rc = OMPI_SUCCESS, rnode = m->rank_node[root], rest = rnode;
+    int rc = OMPI_SUCCESS, rnode = m->rank_node[root];
     int rleader = mca_coll_hxb_node_leader(m, rnode), ridx[MCA_COLL_HXB_DIMS];
     char *accraw = NULL, *acc;
 
     if (0 == count) return OMPI_SUCCESS;
     for (int d = 0; d < MCA_COLL_HXB_DIMS; d++) {
-        ridx[d] = rest % m->dimsz[d];
-        rest /= m->dimsz[d];
+        ridx[d] = mca_coll_hxb_node_coord(m, rnode, d);
     }
     /* non-roots' rbuf is not ours to use: accumulate in a temporary */
     acc = mca_coll_hxb_tmp(dt, count, &accraw);

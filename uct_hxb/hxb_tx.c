@@ -91,6 +91,14 @@ int hxb_tx_pick_rail(hxb_peer_t *p, int avoid)
     return pick;
 }
 
+/* frames in flight, per rail (all peers), per path and per peer */
+static void inflight_add(hxb_peer_t *p, int r)
+{
+    p->e->rail_inflight[r]++;
+    p->rail_out[r]++;
+    p->tx_inflight++;
+}
+
 /* a frame sent on rail r left flight (acked, resent elsewhere, released) */
 static void inflight_sub(hxb_peer_t *p, int r)
 {
@@ -143,9 +151,7 @@ static void tx_transmit(hxb_peer_t *p, uint32_t seq, hxb_txslot_t *s, int r)
     s->rail = (uint8_t)r;
     s->rail_ctr = ++p->rail_ctr[r];
     s->sent_at = e->now;
-    e->rail_inflight[r]++;
-    p->rail_out[r]++;
-    p->tx_inflight++;
+    inflight_add(p, r);
     e->stats.tx_frames++;
     /* the cumulative ack rode along: a separate ACK is needed only while
      * frames beyond a hole wait to be acknowledged selectively */
