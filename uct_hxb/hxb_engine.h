@@ -76,6 +76,7 @@ typedef struct hxb_engine_stats {
     uint64_t am_bundled;      /* short AMs that rode in another AM's frame */
     uint64_t rail_cuts;       /* rail windows halved after local refusals */
     uint64_t cwnd_cuts;       /* path windows halved after congestion losses */
+    uint64_t cwnd_undos;      /* cuts undone: the losses were late frames */
 } hxb_engine_stats_t;
 
 void hxb_engine_cfg_default(hxb_engine_cfg_t *cfg);

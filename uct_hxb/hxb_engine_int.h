@@ -13,6 +13,7 @@
 #define HXB_RAIL_CAP_MIN 4.0  /* frames: a rail's window never shrinks below */
 #define HXB_CWND_MIN 2.0      /* frames: a path's window never shrinks below */
 #define HXB_CWND_LOSSES 4     /* losses within a round trip that make a congestion event */
+#define HXB_CWND_UNDO_SPAN 20e-3 /* s: least time a cut waits for its duplicates */
 
 enum { TX_FREE = 0, TX_QUEUED, TX_INFLIGHT, TX_SACKED };
 enum { RX_EMPTY = 0, RX_HELD, RX_DONE };
@@ -120,6 +121,14 @@ struct hxb_peer {
     double         cc_cut[HXB_MAX_RAILS];    /* last halving: losses of frames
                                               * sent before it belong to it */
     unsigned       cc_losses[HXB_MAX_RAILS];
+    /* Undo (hxb_tx_spurious): a cut opens an episode that lasts a few
+     * round trips; if the peer reports as many duplicates as frames were
+     * retransmitted in it, the losses were late frames (a descheduled
+     * receiver's acks), not a full queue, and the cut windows return to
+     * cc_prior (0: not cut in this episode). */
+    float          cc_prior[HXB_MAX_RAILS];
+    double         cc_episode_end;
+    unsigned       cc_retx, cc_dups;
     /* TX */
     uint32_t       tx_next, tx_push, tx_una;
     hxb_txslot_t  *tx;

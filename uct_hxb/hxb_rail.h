@@ -84,6 +84,9 @@ typedef struct hxb_mem_faults {
     unsigned dlimit;   /* frames waiting at the receiver beyond which a frame
                         * is lost silently, like a full switch port or relay
                         * queue further on; 0: none */
+    unsigned stall_ppm, stall_us; /* by chance per frame sent, the partner
+                        * delivers nothing for stall_us: late frames on one
+                        * rail, as from a queue or a receiver off the CPU */
     uint64_t seed;
 } hxb_mem_faults_t;
 

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define MEM_QLEN 8192
 
@@ -22,7 +23,16 @@ typedef struct hxb_rail_mem {
     mem_frame_t         *held;            /* reordering: frame held back     */
     hxb_mem_faults_t     f;
     int                  down;
+    double               stall_until;     /* deliver nothing before (s)  */
 } hxb_rail_mem_t;
+
+static double mem_now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
 
 static uint64_t mem_rand(hxb_rail_mem_t *m)
 {
@@ -94,6 +104,9 @@ static int mem_send(hxb_rail_t *r, const hxb_raddr_t *dst,
             mem_enqueue(m->peer, d);
         }
     }
+    if (mem_chance(m, m->f.stall_ppm) && m->peer->stall_until == 0) {
+        m->peer->stall_until = mem_now() + m->f.stall_us * 1e-6;
+    }
     if (!m->held && mem_chance(m, m->f.reorder_ppm)) {
         m->held = fr;           /* goes out after the next frame */
         return 0;
@@ -124,6 +137,12 @@ static int mem_recv(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
     mem_frame_t *fr;
     int n = 0;
 
+    if (m->stall_until) {
+        if (mem_now() < m->stall_until) {
+            return 0;
+        }
+        m->stall_until = 0;
+    }
     memset(&src, 0, sizeof(src));
     memcpy(src.mac, m->peer->super.mac, 6);
     while (n < max && m->head != m->tail) {

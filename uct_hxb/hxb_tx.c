@@ -175,6 +175,7 @@ static void tx_retransmit(hxb_peer_t *p, uint32_t seq, hxb_txslot_t *s)
         s->retx++;
     }
     p->e->stats.retransmits++;
+    p->cc_retx++;
     tx_transmit(p, seq, s, r);
 }
 
@@ -464,11 +465,43 @@ static void tx_path_loss(hxb_peer_t *p, const hxb_txslot_t *s)
     if (++p->cc_losses[r] < HXB_CWND_LOSSES) {
         return;
     }
+    if (e->now >= p->cc_episode_end) {
+        /* a new episode: its retransmissions so far are this event's */
+        memset(p->cc_prior, 0, sizeof(p->cc_prior));
+        p->cc_retx = HXB_CWND_LOSSES - 1;
+        p->cc_dups = 0;
+    }
+    /* a duplicate is reported a round trip after its retransmission, a
+     * scheduler time slice later if the peer is descheduled */
+    p->cc_episode_end = e->now + (4 * p->rto > HXB_CWND_UNDO_SPAN ?
+                                  4 * p->rto : HXB_CWND_UNDO_SPAN);
+    if (p->cc_prior[r] == 0) {
+        p->cc_prior[r] = p->cwnd[r];
+    }
     w = p->cwnd[r] / 2;
     p->cwnd[r] = w < HXB_CWND_MIN ? (float)HXB_CWND_MIN : w;
     p->cc_cut[r] = e->now;
     p->cc_losses[r] = 0;
     e->stats.cwnd_cuts++;
+}
+
+/* Every retransmission of the open episode came back as a duplicate: the
+ * cuts were for late frames, not lost ones (like TCP's DSACK undo) */
+static void tx_path_undo(hxb_peer_t *p)
+{
+    int r;
+
+    if (p->e->now >= p->cc_episode_end || p->cc_dups < p->cc_retx) {
+        return;
+    }
+    for (r = 0; r < p->e->nrails; r++) {
+        if (p->cc_prior[r] > p->cwnd[r]) {
+            p->cwnd[r] = p->cc_prior[r];
+        }
+        p->cc_prior[r] = 0;
+    }
+    p->cc_episode_end = 0;
+    p->e->stats.cwnd_undos++;
 }
 
 /* Stop preferring rail r for this peer and probe it at once; a PONG
@@ -492,6 +525,8 @@ static void tx_suspect_rail(hxb_peer_t *p, int r)
 void hxb_tx_spurious(hxb_peer_t *p, unsigned n)
 {
     p->e->stats.spurious += n;
+    p->cc_dups += n;
+    tx_path_undo(p);
     if (p->reo_mult < 64) {
         p->reo_mult = p->reo_mult ? p->reo_mult * 2 : 2;
     }

@@ -818,13 +818,13 @@ static void uct_hxb_iface_print_stats(uct_hxb_iface_t *iface)
                  "hxb stats node %u proc %u: tx_frames=%lu rx_frames=%lu "
                  "retransmits=%lu fast_retx=%lu rack_retx=%lu rto=%lu acks_sent=%lu "
                  "acks_rcvd=%lu am_delivered=%lu ooo_held=%lu peers_failed=%lu "
-                 "peers_reset=%lu rail_failovers=%lu spurious=%lu am_bundled=%lu rail_cuts=%lu cwnd_cuts=%lu drops:",
+                 "peers_reset=%lu rail_failovers=%lu spurious=%lu am_bundled=%lu rail_cuts=%lu cwnd_cuts=%lu cwnd_undos=%lu drops:",
                  iface->dev_addr.node, ntohs(iface->iface_addr.proc),
                  st->tx_frames, st->rx_frames, st->retransmits, st->fast_retx, st->rack_retx,
                  st->rto_fired, st->acks_sent, st->acks_rcvd, st->am_delivered,
                  st->ooo_held, st->peers_failed, st->peers_reset,
                  st->rail_failovers, st->spurious, st->am_bundled, st->rail_cuts,
-                 st->cwnd_cuts);
+                 st->cwnd_cuts, st->cwnd_undos);
     for (i = 0; (i < HXB_DROP_MAX) && (n < (int)sizeof(buf)); i++) {
         n += snprintf(buf + n, sizeof(buf) - n, " %s=%lu", hxb_drop_names[i],
                       st->drops[i]);

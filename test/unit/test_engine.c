@@ -716,6 +716,29 @@ START_TEST(test_path_window)
                   (unsigned long)sa->retransmits, (unsigned long)frames);
     ck_assert_uint_gt(sa->cwnd_cuts, 0);
     ck_assert_uint_eq(sa->rail_cuts, 0);      /* nothing refused locally */
+    ck_assert_uint_eq(sa->cwnd_undos, 0);     /* real loss: no duplicates */
+}
+END_TEST
+
+/* A rail that stalls now and then (a receiver off the CPU on a loaded
+ * node, a queue) makes frames late, not lost: RACK's resends of them come
+ * back as duplicates, and the window cuts they caused must be undone, or
+ * a path runs below its share for nothing. */
+START_TEST(test_path_window_undo)
+{
+    opts_t o = {.nrails = 2, .csum = 0, .mtu = 9000};
+    const hxb_engine_stats_t *sa;
+
+    o.faults.stall_ppm = 2000;
+    o.faults.stall_us = 3000;
+    world_init(&o);
+    plan_am(&W.a, 3000, 0);
+    send_all();
+    finish_am();
+    sa = hxb_engine_stats(W.a.e);
+    ck_assert_uint_gt(sa->cwnd_cuts, 0);            /* late looked like lost */
+    ck_assert_uint_gt(sa->cwnd_undos, 0);
+    ck_assert_uint_eq(sa->retransmits, sa->spurious); /* nothing was lost */
 }
 END_TEST
 
@@ -1529,6 +1552,7 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, test_am_one_rail_clean);
     tcase_add_test(tc, test_rail_queue_backoff);
     tcase_add_test(tc, test_path_window);
+    tcase_add_test(tc, test_path_window_undo);
     tcase_add_test(tc, test_am_small_window);
     tcase_add_test(tc, test_am_fast_retransmit);
     tcase_add_test(tc, test_stale_epoch);
