@@ -34,16 +34,13 @@
  * 1.0-1.4x) */
 #define ROUNDS_MIN 8192
 
-/* The round of the exchange from node a to node b (see above); *nrounds
- * gets how many there are. Rounds of distance d follow those of smaller
- * distances; within d, an offset's round is its index among the offsets
- * of its support, the nonzero components o_i - 1 read as digits of radix
- * n_i - 1. */
-static int round_of(const mca_coll_hxb_module_t *m, int a, int b, int *nrounds)
+/* base[d]: the first round of distance d; base[DIMS + 1]: how many there
+ * are. Distance d takes as many rounds as its support with the most
+ * offsets has (a support: the set of dimensions an offset changes). */
+static void round_bases(const mca_coll_hxb_module_t *m, int base[MCA_COLL_HXB_DIMS + 2])
 {
-    int base[MCA_COLL_HXB_DIMS + 2] = {0, 1}, dist = 0, k = 0, radix = 1;
-
-    /* rounds of each distance: the most offsets any support of it has */
+    base[0] = 0;
+    base[1] = 1;
     for (int d = 1; d <= MCA_COLL_HXB_DIMS; d++) {
         int most = 0;
         for (unsigned S = 1; S < 1u << MCA_COLL_HXB_DIMS; S++) {
@@ -58,7 +55,15 @@ static int round_of(const mca_coll_hxb_module_t *m, int a, int b, int *nrounds)
         }
         base[d + 1] = base[d] + most;
     }
-    *nrounds = base[MCA_COLL_HXB_DIMS + 1];
+}
+
+/* The round of the exchange from node a to node b (see above): within
+ * its distance, an offset's index among the offsets of its support, the
+ * nonzero components o_i - 1 read as digits of radix n_i - 1. */
+static int round_of(const mca_coll_hxb_module_t *m, const int *base, int a, int b)
+{
+    int dist = 0, k = 0, radix = 1;
+
     for (int i = 0; i < MCA_COLL_HXB_DIMS; i++) {
         int n = m->dimsz[i];
         int o = (mca_coll_hxb_node_coord(m, b, i) - mca_coll_hxb_node_coord(m, a, i) + n) % n;
@@ -107,11 +112,14 @@ int mca_coll_hxb_alltoall_direct(mca_coll_hxb_ctx_t *c, const void *sbuf, int sc
             rc = OMPI_ERR_OUT_OF_RESOURCE;
             goto out;
         }
+        int base[MCA_COLL_HXB_DIMS + 2], me_node = c->m->rank_node[me];
+        round_bases(c->m, base);
+        nrounds = base[MCA_COLL_HXB_DIMS + 1];
         rfrom = rto + P;
         for (int i = 1; i < P; i++) {
-            int from = (me - i + P) % P, to = (me + i) % P, me_node = c->m->rank_node[me];
-            rto[i] = round_of(c->m, me_node, c->m->rank_node[to], &nrounds);
-            rfrom[i] = round_of(c->m, c->m->rank_node[from], me_node, &nrounds);
+            int from = (me - i + P) % P, to = (me + i) % P;
+            rto[i] = round_of(c->m, base, me_node, c->m->rank_node[to]);
+            rfrom[i] = round_of(c->m, base, c->m->rank_node[from], me_node);
         }
     }
     for (int rnd = 0; rnd < nrounds && OMPI_SUCCESS == rc; rnd++) {
