@@ -236,7 +236,7 @@ static hxb_peer_t *peer_new(hxb_engine_t *e, uint16_t node, uint16_t proc,
     p->rto = e->cfg.rto_init;
     for (h = 0; h < HXB_MAX_RAILS; h++) {
         p->rail_last_ack[h] = e->now;   /* a new rail gets the benefit of doubt */
-        p->cwnd[h] = (float)e->cfg.rail_inflight;
+        p->cwnd[h] = e->cfg.rail_inflight;
     }
     p->last_ack_progress = e->now;
     p->last_rx = e->now;
@@ -413,8 +413,7 @@ static void engine_rail_backoff(hxb_engine_t *e)
             continue;
         }
         cap = e->rail_cap[i] < e->rail_inflight[i] ? e->rail_cap[i] : e->rail_inflight[i];
-        cap /= 2;
-        e->rail_cap[i] = cap < HXB_RAIL_CAP_MIN ? HXB_RAIL_CAP_MIN : cap;
+        e->rail_cap[i] = hxb_win_halved(cap, HXB_RAIL_CAP_MIN);
         e->rail_cut_at[i] = e->rail_acks[i] + e->rail_inflight[i];
         e->stats.rail_cuts++;
     }
@@ -424,9 +423,7 @@ static void engine_rail_backoff(hxb_engine_t *e)
 void hxb_engine_rail_acked(hxb_engine_t *e, int r)
 {
     e->rail_acks[r]++;
-    if (e->rail_cap[r] < e->cfg.rail_inflight) {
-        e->rail_cap[r] += 1.0 / e->rail_cap[r];
-    }
+    e->rail_cap[r] = hxb_win_grown(e->rail_cap[r], e->cfg.rail_inflight);
 }
 
 void hxb_engine_flush_rails(hxb_engine_t *e)

@@ -15,6 +15,19 @@
 #define HXB_CWND_LOSSES 4     /* losses within a round trip that make a congestion event */
 #define HXB_CWND_UNDO_SPAN 20e-3 /* s: least time a cut waits for its duplicates */
 
+/* The rail and path windows (frames in flight) follow one rule, TCP's:
+ * one frame more per window of acked frames, up to max ... */
+static inline double hxb_win_grown(double w, double max)
+{
+    return w < max ? w + 1.0 / w : w;
+}
+
+/* ... and halved on a congestion signal, never below min */
+static inline double hxb_win_halved(double w, double min)
+{
+    return w / 2 < min ? min : w / 2;
+}
+
 enum { TX_FREE = 0, TX_QUEUED, TX_INFLIGHT, TX_SACKED };
 enum { RX_EMPTY = 0, RX_HELD, RX_DONE };
 enum { OP_AM_ZC = 1, OP_PUT, OP_GET_REQ, OP_GET_RESP, OP_FLUSH };
@@ -115,7 +128,7 @@ struct hxb_peer {
      * within a round trip: a full queue somewhere on the path, typically
      * the peer's switch port shared by several senders, or a relay's) and
      * grows by a frame per window of acked frames. */
-    float          cwnd[HXB_MAX_RAILS];
+    double         cwnd[HXB_MAX_RAILS];
     uint32_t       rail_out[HXB_MAX_RAILS];  /* frames in flight to it on r */
     double         cc_first[HXB_MAX_RAILS];  /* first loss of the pending event */
     double         cc_cut[HXB_MAX_RAILS];    /* last halving: losses of frames
@@ -126,7 +139,7 @@ struct hxb_peer {
      * retransmitted in it, the losses were late frames (a descheduled
      * receiver's acks), not a full queue, and the cut windows return to
      * cc_prior (0: not cut in this episode). */
-    float          cc_prior[HXB_MAX_RAILS];
+    double         cc_prior[HXB_MAX_RAILS];
     double         cc_episode_end;
     unsigned       cc_retx, cc_dups;
     /* TX */

@@ -433,9 +433,7 @@ static void rail_acked(hxb_peer_t *p, hxb_txslot_t *s)
     p->rail_losses[s->rail] = 0;
     p->rail_last_ack[s->rail] = p->e->now;
     hxb_engine_rail_acked(p->e, s->rail);
-    if (p->cwnd[s->rail] < p->e->cfg.rail_inflight) {
-        p->cwnd[s->rail] += 1.0f / p->cwnd[s->rail];
-    }
+    p->cwnd[s->rail] = hxb_win_grown(p->cwnd[s->rail], p->e->cfg.rail_inflight);
     if (hxb_seq_lt(p->rail_hi[s->rail], s->rail_ctr)) {
         p->rail_hi[s->rail] = s->rail_ctr;
         p->rail_hi_sent[s->rail] = s->sent_at;
@@ -453,7 +451,6 @@ static void tx_path_loss(hxb_peer_t *p, const hxb_txslot_t *s)
 {
     hxb_engine_t *e = p->e;
     int r = s->rail;
-    float w;
 
     if (s->sent_at < p->cc_cut[r]) {
         return;
@@ -478,8 +475,7 @@ static void tx_path_loss(hxb_peer_t *p, const hxb_txslot_t *s)
     if (p->cc_prior[r] == 0) {
         p->cc_prior[r] = p->cwnd[r];
     }
-    w = p->cwnd[r] / 2;
-    p->cwnd[r] = w < HXB_CWND_MIN ? (float)HXB_CWND_MIN : w;
+    p->cwnd[r] = hxb_win_halved(p->cwnd[r], HXB_CWND_MIN);
     p->cc_cut[r] = e->now;
     p->cc_losses[r] = 0;
     e->stats.cwnd_cuts++;
