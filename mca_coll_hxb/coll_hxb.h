@@ -109,6 +109,12 @@ static inline int mca_coll_hxb_node_coord(const mca_coll_hxb_module_t *m, int no
     for (int e = 0; e < d; e++) node /= m->dimsz[e];
     return node % m->dimsz[d];
 }
+/* all of a node's coordinates */
+static inline void mca_coll_hxb_node_coords(const mca_coll_hxb_module_t *m, int node,
+                                            int idx[MCA_COLL_HXB_DIMS])
+{
+    for (int d = 0; d < MCA_COLL_HXB_DIMS; d++) idx[d] = mca_coll_hxb_node_coord(m, node, d);
+}
 int  mca_coll_hxb_node_leader(const mca_coll_hxb_module_t *m, int node);
 int  mca_coll_hxb_line_peer(const mca_coll_hxb_module_t *m, int d, int j);
 char *mca_coll_hxb_tmp(ompi_datatype_t *dt, size_t count, char **raw);
@@ -119,6 +125,15 @@ char *mca_coll_hxb_tmp(ompi_datatype_t *dt, size_t count, char **raw);
 static inline int mca_coll_hxb_dim_pieces(int k, size_t bytes)
 {
     return k > 1 && bytes >= MCA_COLL_HXB_PIECES_MIN ? k : 1;
+}
+/* the most nodes on one line of the communicator (1: a single node) */
+static inline int mca_coll_hxb_max_line(const mca_coll_hxb_module_t *m)
+{
+    int nmax = 1;
+    for (int d = 0; d < MCA_COLL_HXB_DIMS; d++) {
+        if (m->dimsz[d] > nmax) nmax = m->dimsz[d];
+    }
+    return nmax;
 }
 /* the dimensions with more than one node, in order; returns how many */
 static inline int mca_coll_hxb_line_dims(const mca_coll_hxb_module_t *m, int dims[MCA_COLL_HXB_DIMS])

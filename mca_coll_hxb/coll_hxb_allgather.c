@@ -113,14 +113,11 @@ static int leaders_gather(mca_coll_hxb_ctx_t *c, char *all, size_t bs)
 {
     mca_coll_hxb_module_t *m = c->m;
     int dims[MCA_COLL_HXB_DIMS], k = mca_coll_hxb_line_dims(m, dims), rc = OMPI_SUCCESS;
-    int pmin = mca_coll_hxb_component.allgather_pieces_min, nmax = 1;
+    int pmin = mca_coll_hxb_component.allgather_pieces_min, nmax = mca_coll_hxb_max_line(m);
     int np = (k > 1 && pmin >= 0 && bs >= (size_t)pmin) ? k : 1;
     int N = m->nnodes;
     piece_t pcs[MCA_COLL_HXB_DIMS];
 
-    for (int i = 0; i < k; i++) {
-        if (m->dimsz[dims[i]] > nmax) nmax = m->dimsz[dims[i]];
-    }
     int *node_at = malloc((size_t)np * N * sizeof(int));
     size_t *off = malloc((size_t)np * (N + 1) * sizeof(size_t));
     ompi_request_t **reqs = malloc((size_t)np * 2 * nmax * sizeof(*reqs));

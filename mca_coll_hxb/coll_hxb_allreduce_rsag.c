@@ -98,14 +98,12 @@ int mca_coll_hxb_allreduce_rsag(mca_coll_hxb_ctx_t *c, void *buf, int count,
                                 ompi_datatype_t *dt, ompi_op_t *op)
 {
     mca_coll_hxb_module_t *m = c->m;
-    int dims[MCA_COLL_HXB_DIMS], k = mca_coll_hxb_line_dims(m, dims), nmax = 1, rc = OMPI_SUCCESS;
+    int dims[MCA_COLL_HXB_DIMS], k = mca_coll_hxb_line_dims(m, dims), rc = OMPI_SUCCESS;
+    int nmax = mca_coll_hxb_max_line(m);
     size_t dsize;
     long segsize = mca_coll_hxb_component.segsize;
     ptrdiff_t lb, ext;
 
-    for (int i = 0; i < k; i++) {
-        if (m->dimsz[dims[i]] > nmax) nmax = m->dimsz[dims[i]];
-    }
     if (0 == k || count <= 0) return OMPI_SUCCESS;
     ompi_datatype_type_size(dt, &dsize);
     ompi_datatype_get_extent(dt, &lb, &ext);

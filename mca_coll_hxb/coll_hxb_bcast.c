@@ -16,9 +16,7 @@ int mca_coll_hxb_bcast_do(mca_coll_hxb_ctx_t *c, void *buf, int count,
     int ridx[MCA_COLL_HXB_DIMS];
 
     if (0 == count) return OMPI_SUCCESS;
-    for (int d = 0; d < MCA_COLL_HXB_DIMS; d++) {
-        ridx[d] = mca_coll_hxb_node_coord(m, rnode, d);
-    }
+    mca_coll_hxb_node_coords(m, rnode, ridx);
     if (root != rleader) {
         if (c->rank == root) rc = mca_coll_hxb_isend(c, buf, count, dt, rleader);
         else if (c->rank == rleader) rc = mca_coll_hxb_irecv(c, buf, count, dt, root);

@@ -15,14 +15,12 @@ static int leaders_reduce(mca_coll_hxb_ctx_t *c, char *acc, int count, ompi_data
                           ompi_op_t *op, const int ridx[MCA_COLL_HXB_DIMS])
 {
     mca_coll_hxb_module_t *m = c->m;
-    int dims[MCA_COLL_HXB_DIMS], k = mca_coll_hxb_line_dims(m, dims), nmax = 1, np, rc = OMPI_SUCCESS;
+    int dims[MCA_COLL_HXB_DIMS], k = mca_coll_hxb_line_dims(m, dims), np, rc = OMPI_SUCCESS;
+    int nmax = mca_coll_hxb_max_line(m);
     size_t dsize;
     ptrdiff_t lb, ext;
     char *traw = NULL, *tmp;
 
-    for (int i = 0; i < k; i++) {
-        if (m->dimsz[dims[i]] > nmax) nmax = m->dimsz[dims[i]];
-    }
     if (0 == k) return OMPI_SUCCESS;
     ompi_datatype_type_size(dt, &dsize);
     ompi_datatype_get_extent(dt, &lb, &ext);
@@ -77,9 +75,7 @@ int mca_coll_hxb_reduce_do(mca_coll_hxb_ctx_t *c, const void *sbuf, void *rbuf,
     char *accraw = NULL, *acc;
 
     if (0 == count) return OMPI_SUCCESS;
-    for (int d = 0; d < MCA_COLL_HXB_DIMS; d++) {
-        ridx[d] = mca_coll_hxb_node_coord(m, rnode, d);
-    }
+    mca_coll_hxb_node_coords(m, rnode, ridx);
     /* non-roots' rbuf is not ours to use: accumulate in a temporary */
     acc = mca_coll_hxb_tmp(dt, count, &accraw);
     if (NULL == acc) return OMPI_ERR_OUT_OF_RESOURCE;
