@@ -578,6 +578,19 @@ static void finish_am(void)
     ck_assert_int_eq(W.a.peer_failed_calls + W.b.peer_failed_calls, 0);
 }
 
+/* the plain run: A (and B, if nb) send their planned AMs, and finish_am
+ * checks that all of them arrived exactly once, in order */
+static void run_am(const opts_t *o, unsigned long na, unsigned long nb, int zcopy)
+{
+    world_init(o);
+    plan_am(&W.a, na, zcopy);
+    if (nb) {
+        plan_am(&W.b, nb, zcopy);
+    }
+    send_all();
+    finish_am();
+}
+
 static const hxb_mem_faults_t FAULTS = {
     .drop_ppm = 20000, .dup_ppm = 10000, .reorder_ppm = 10000,
     .corrupt_ppm = 5000, .seed = 1,
@@ -592,10 +605,7 @@ START_TEST(test_am_faults)
     const hxb_engine_stats_t *sa, *sb;
 
     o.faults.seed = 11 + _i;
-    world_init(&o);
-    plan_am(&W.a, 3000, 0);
-    send_all();
-    finish_am();
+    run_am(&o, 3000, 0, 0);
     sa = hxb_engine_stats(W.a.e);
     sb = hxb_engine_stats(W.b.e);
     /* the faults really happened and were handled */
@@ -635,11 +645,7 @@ START_TEST(test_am_bidirectional)
     opts_t o = {.nrails = 3, .faults = FAULTS, .csum = 1};
 
     o.faults.seed = 77;
-    world_init(&o);
-    plan_am(&W.a, 1500, 1);
-    plan_am(&W.b, 1500, 1);
-    send_all();
-    finish_am();
+    run_am(&o, 1500, 1500, 1);
     ck_assert_uint_gt(hxb_engine_stats(W.a.e)->drops[HXB_DROP_CSUM] +
                       hxb_engine_stats(W.b.e)->drops[HXB_DROP_CSUM], 0);
 }
@@ -652,10 +658,7 @@ START_TEST(test_am_one_rail_clean)
 {
     opts_t o = {.nrails = 1, .csum = 0, .mtu = 9000, .rto_min = 10.0};
 
-    world_init(&o);
-    plan_am(&W.a, 500, 1);
-    send_all();
-    finish_am();
+    run_am(&o, 500, 0, 1);
     ck_assert_uint_eq(hxb_engine_stats(W.a.e)->retransmits, 0);
     ck_assert_uint_eq(hxb_engine_stats(W.b.e)->drops[HXB_DROP_DUP], 0);
 }
@@ -673,11 +676,7 @@ START_TEST(test_rail_queue_backoff)
     int i;
 
     o.faults.qlimit = 6;
-    world_init(&o);
-    plan_am(&W.a, 1500, 0);
-    plan_am(&W.b, 300, 0);
-    send_all();
-    finish_am();
+    run_am(&o, 1500, 300, 0);
     sa = hxb_engine_stats(W.a.e);
     for (i = 0; i < o.nrails; i++) {
         again += W.ra[i]->stats.tx_again;
@@ -704,10 +703,7 @@ START_TEST(test_path_window)
     int i;
 
     o.faults.dlimit = 6;
-    world_init(&o);
-    plan_am(&W.a, 1500, 0);
-    send_all();
-    finish_am();
+    run_am(&o, 1500, 0, 0);
     sa = hxb_engine_stats(W.a.e);
     for (i = 0; i < o.nrails; i++) {
         frames += W.ra[i]->stats.tx_frames;
@@ -731,10 +727,7 @@ START_TEST(test_path_window_undo)
 
     o.faults.stall_ppm = 2000;
     o.faults.stall_us = 3000;
-    world_init(&o);
-    plan_am(&W.a, 3000, 0);
-    send_all();
-    finish_am();
+    run_am(&o, 3000, 0, 0);
     sa = hxb_engine_stats(W.a.e);
     ck_assert_uint_gt(sa->cwnd_cuts, 0);            /* late looked like lost */
     ck_assert_uint_gt(sa->cwnd_undos, 0);
@@ -750,10 +743,7 @@ START_TEST(test_am_small_window)
     const hxb_engine_stats_t *sa;
 
     o.faults.seed = 5;
-    world_init(&o);
-    plan_am(&W.a, 800, 0);
-    send_all();
-    finish_am();
+    run_am(&o, 800, 0, 0);
     sa = hxb_engine_stats(W.a.e);
     ck_assert_uint_gt(sa->acks_rcvd, 0);
     /* ACK frames from B were all well formed (corrupted ones count as CSUM) */
@@ -1526,10 +1516,7 @@ START_TEST(test_duplicates_some)
 
     o.faults.dup_ppm = 10000;
     o.faults.seed = 93;
-    world_init(&o);
-    plan_am(&W.a, 1000, 0);
-    send_all();
-    finish_am();
+    run_am(&o, 1000, 0, 0);
     ck_assert_uint_gt(hxb_engine_stats(W.b.e)->drops[HXB_DROP_DUP], 0);
 }
 END_TEST
