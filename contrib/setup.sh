@@ -15,7 +15,7 @@ PKGS=(build-essential autoconf automake libtool pkg-config dpkg-dev
       clang libbpf-dev hpcc)
 missing=()
 for p in "${PKGS[@]}"; do
-    dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+    dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep "ok installed" >/dev/null || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
     echo "setup: installing ${missing[*]}"
