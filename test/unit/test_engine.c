@@ -591,6 +591,24 @@ static void run_am(const opts_t *o, unsigned long na, unsigned long nb, int zcop
     finish_am();
 }
 
+/* frames A's rails sent, and (again) how many their queues refused */
+static uint64_t a_rails_frames(uint64_t *again)
+{
+    uint64_t frames = 0;
+    int i;
+
+    if (again) {
+        *again = 0;
+    }
+    for (i = 0; i < W.nrails; i++) {
+        frames += W.ra[i]->stats.tx_frames;
+        if (again) {
+            *again += W.ra[i]->stats.tx_again;
+        }
+    }
+    return frames;
+}
+
 static const hxb_mem_faults_t FAULTS = {
     .drop_ppm = 20000, .dup_ppm = 10000, .reorder_ppm = 10000,
     .corrupt_ppm = 5000, .seed = 1,
@@ -672,16 +690,12 @@ START_TEST(test_rail_queue_backoff)
 {
     opts_t o = {.nrails = 2, .csum = 0, .mtu = 9000};
     const hxb_engine_stats_t *sa;
-    uint64_t again = 0, frames = 0;
-    int i;
+    uint64_t again, frames;
 
     o.faults.qlimit = 6;
     run_am(&o, 1500, 300, 0);
     sa = hxb_engine_stats(W.a.e);
-    for (i = 0; i < o.nrails; i++) {
-        again += W.ra[i]->stats.tx_again;
-        frames += W.ra[i]->stats.tx_frames;
-    }
+    frames = a_rails_frames(&again);
     ck_assert_uint_gt(again, 0);             /* the queue did refuse */
     ck_assert_uint_gt(sa->rail_cuts, 0);
     ck_assert_uint_gt(sa->retransmits, 0);   /* refused frames were resent */
@@ -699,15 +713,12 @@ START_TEST(test_path_window)
 {
     opts_t o = {.nrails = 2, .csum = 0, .mtu = 9000};
     const hxb_engine_stats_t *sa;
-    uint64_t frames = 0;
-    int i;
+    uint64_t frames;
 
     o.faults.dlimit = 6;
     run_am(&o, 1500, 0, 0);
     sa = hxb_engine_stats(W.a.e);
-    for (i = 0; i < o.nrails; i++) {
-        frames += W.ra[i]->stats.tx_frames;
-    }
+    frames = a_rails_frames(NULL);
     ck_assert_msg(sa->retransmits * 4 < frames, "%lu of %lu frames resent",
                   (unsigned long)sa->retransmits, (unsigned long)frames);
     ck_assert_uint_gt(sa->cwnd_cuts, 0);
