@@ -66,6 +66,12 @@ ompi_comp_path() {
 
 # stat LOGFILE COUNTER: the counter from the hxb stats line of that process
 stat() { grep -o " $2=[0-9]*" "$1" | head -1 | cut -d= -f2; }
+# tb_drops: frames the testbed's injected loss has dropped so far (nft counters)
+tb_drops() {
+    "$TB" status --name "$TNAME" 2>/dev/null |
+        awk '/comment "loss/ { for (i = 1; i < NF; i++) if ($i == "packets") s += $(i + 1) }
+             END { print s + 0 }'
+}
 EXTRA_ENV=${EXTRA_ENV:-}
 
 # relay_up: hxb-relayd on every node of the testbed (it reads HXB_TOPO and

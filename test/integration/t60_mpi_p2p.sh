@@ -68,3 +68,4 @@ for f in ob1_rget_loss1 ucx_loss1; do
     for v in $(grep -o ' retransmits=[0-9]*' "$LOG/$f" | cut -d= -f2); do r=$((r + v)); done
     [ "$r" -gt 0 ] || fail "$f: 1 % loss but no retransmission: was loss injected?"
 done
+[ "$(tb_drops)" -gt 0 ] || fail "1 % loss on every rail, but the testbed dropped nothing"

@@ -30,7 +30,8 @@
 # contributions split unevenly (7 ints over 3 pieces). hxb-mpi-coll also
 # makes blocking Sendrecvs and MPI_Test loops while Iallreduces run on the
 # worker (the worker drives progress, the
-# main thread is parked in opal_progress meanwhile).
+# main thread is parked in opal_progress meanwhile). Last, ob1 and pml ucx
+# run the collectives again under 1 % loss on every rail.
 TNAME=${TNAME:-c62}
 . "$(dirname "$0")/lib.sh"
 [ -z "${HXB_TRACE:-}" ] || set -x
@@ -107,3 +108,19 @@ ob1 ob1_coll_pieces "$NP" "${PIECES[@]}" "$top/hxb-mpi-coll" -p
 stats ob1_coll_pieces "$NP" 1
 ob1 ob1_coll_pieces_1pn "$NODES" "${PIECES[@]}" "$top/hxb-mpi-coll" -b
 stats ob1_coll_pieces_1pn "$NODES" 1
+# the same collectives under 1 % loss on every rail (defaults: Alltoall's
+# direct exchange through the relays), ob1 + btl hxb and pml ucx
+"$TB" fault --name "$TNAME" --loss 1 > "$LOG/fault" 2>&1 || fail "fault injection"
+d0=$(tb_drops)
+ob1 ob1_coll_loss1 "$NP" --mca btl_hxb_print_stats y "$top/hxb-mpi-coll" -p
+stats ob1_coll_loss1 "$NP" 1
+ucx ucx_coll_loss1 "$NP" -x UCX_HXB_PRINT_STATS=y "$top/hxb-mpi-coll"
+stats ucx_coll_loss1 "$NP" 1
+for f in ob1_coll_loss1 ucx_coll_loss1; do
+    r=0
+    for v in $(grep -o ' retransmits=[0-9]*' "$LOG/$f" | cut -d= -f2); do r=$((r + v)); done
+    note "$f: $r frames resent"
+done
+d=$(tb_drops)
+[ "$d" -gt "$d0" ] || fail "1 % loss on every rail, but the testbed dropped nothing during the runs"
+note "the loss dropped $((d - d0)) frames"
