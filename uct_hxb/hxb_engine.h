@@ -77,6 +77,7 @@ typedef struct hxb_engine_stats {
     uint64_t rail_cuts;       /* rail windows halved after local refusals */
     uint64_t cwnd_cuts;       /* path windows halved after congestion losses */
     uint64_t cwnd_undos;      /* cuts undone: the losses were late frames */
+    uint64_t resp_revoked;    /* GET_RESP frames refused: region went away */
 } hxb_engine_stats_t;
 
 void hxb_engine_cfg_default(hxb_engine_cfg_t *cfg);
@@ -123,6 +124,9 @@ int hxb_get(hxb_peer_t *p, void *data, size_t len, uint64_t raddr, uint64_t rkey
             void *comp);
 /* completes when everything issued so far on the peer is acknowledged */
 int hxb_flush(hxb_peer_t *p, void *comp);
+/* Registered memory under rkey is going away: reads peers still make of
+ * it get a refusal from now on, never its bytes (hxb_tx.c). */
+void hxb_engine_region_gone(hxb_engine_t *e, uint64_t rkey);
 /* forget pending completions of this peer (endpoint destroyed) */
 void hxb_peer_cancel(hxb_peer_t *p);
 int hxb_peer_tx_idle(const hxb_peer_t *p);

@@ -65,6 +65,7 @@ typedef struct hxb_txslot {
     const void  *data;            /* payload (user memory or a pool buffer) */
     hxb_buf_t   *buf;             /* pool buffer to release when acked      */
     void        *comp;            /* completion to signal when acked        */
+    uint64_t     region;          /* GET_RESP: the rkey its data is read under */
     uint8_t      hb[HXB_HB_MAX];
     uint8_t      inl[HXB_AM_INLINE];
 } hxb_txslot_t;
@@ -144,6 +145,7 @@ struct hxb_peer {
     unsigned       cc_retx, cc_dups;
     /* TX */
     uint32_t       tx_next, tx_push, tx_una;
+    uint32_t       resp_end;      /* after the last GET_RESP frame framed   */
     hxb_txslot_t  *tx;
     uint32_t       rail_ctr[HXB_MAX_RAILS];
     uint32_t       rail_hi[HXB_MAX_RAILS];  /* highest rail_ctr acked       */

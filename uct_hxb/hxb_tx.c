@@ -299,6 +299,8 @@ static void tx_fill(hxb_peer_t *p)
             s = slot_new(p, HXB_K_GET_RESP, 0, &ext, sizeof(ext), chunk);
             s->data = op->data + op->off;
             s->data_len = (uint32_t)chunk;
+            s->region = op->rkey;
+            p->resp_end = p->tx_next;
             break;
         }
         case OP_FLUSH: {
@@ -1271,6 +1273,7 @@ int hxb_tx_get_resp(hxb_peer_t *p, const hxb_get_req_ext_t *req)
         return -1;
     }
     op->get_id = req->get_id;
+    op->rkey = req->rkey;
     if (req->length == 0 ||
         (e->cb.mem_check &&
          e->cb.mem_check(e->cb.arg, req->addr, req->rkey, req->length, 0))) {
@@ -1283,6 +1286,54 @@ int hxb_tx_get_resp(hxb_peer_t *p, const hxb_get_req_ext_t *req)
     }
     op_enqueue(p, op);
     return 0;
+}
+
+/* GET_RESP frames point into the responder's memory until acked, and a
+ * retransmission reads it again. When a region goes (deregistered, or
+ * invalidated because its reader failed), what is still queued or unacked
+ * from it turns into a refusal without data: the memory may be unmapped.
+ * After a completed read this changes nothing the reader sees (it has
+ * every frame, so any resend is a duplicate, dropped unread); a read still
+ * in progress completes at the reader with HXB_E_RKEY. Matched by rkey,
+ * not address: the same buffer may be registered again for another read. */
+static void tx_region_gone(hxb_peer_t *p, uint64_t rkey)
+{
+    hxb_op_t *op;
+    uint32_t seq;
+
+    for (op = p->q[HXB_Q_RESP].head; op; op = op->next) {
+        if (op->rkey == rkey && op->off < op->len) {
+            op->status = HXB_E_RKEY;
+            op->len = op->off;         /* one data-less frame at the offset */
+            p->e->stats.resp_revoked++;
+        }
+    }
+    for (seq = p->tx_una; seq != p->tx_next && hxb_seq_lt(seq, p->resp_end);
+         seq++) {
+        hxb_txslot_t *s = SLOT(p, seq);
+        hxb_hdr_t *h = (hxb_hdr_t *)s->hb;
+        hxb_get_resp_ext_t *ext = (hxb_get_resp_ext_t *)(h + 1);
+
+        if (s->state == TX_FREE || h->kind != HXB_K_GET_RESP ||
+            s->region != rkey || s->data_len == 0) {
+            continue;
+        }
+        ext->status = HXB_E_RKEY;
+        h->len = (uint16_t)(h->len - s->data_len);
+        p->e->stats.resp_revoked++;
+        s->data = NULL;
+        s->data_len = 0;
+    }
+}
+
+void hxb_engine_region_gone(hxb_engine_t *e, uint64_t rkey)
+{
+    hxb_peer_t *p;
+
+    /* a peer with frames unacked or operations queued is active */
+    for (p = e->active; p; p = p->anext) {
+        tx_region_gone(p, rkey);
+    }
 }
 
 int hxb_flush(hxb_peer_t *p, void *comp)

@@ -60,6 +60,8 @@ typedef struct uct_hxb_md {
     uct_md_t             super;
     khash_t(uct_hxb_rkey) regions;   /* rkey -> registered region */
     uint64_t             rand_state;
+    ucs_list_link_t      ifaces;     /* open ifaces on this md      */
+    unsigned long        invalidations; /* deregs with INVALIDATE  */
 } uct_hxb_md_t;
 
 typedef struct uct_hxb_md_config {
@@ -100,6 +102,7 @@ typedef struct uct_hxb_iface {
     int                    epfd;         /* event fd: epoll over rails  */
     int                    print_stats;
     ucs_list_link_t        eps;
+    ucs_list_link_t        md_link;      /* in md->ifaces               */
 } uct_hxb_iface_t;
 
 typedef struct uct_hxb_ep {

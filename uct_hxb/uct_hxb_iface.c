@@ -794,6 +794,8 @@ static UCS_CLASS_INIT_FUNC(uct_hxb_iface_t, uct_md_h md, uct_worker_h worker,
               self->iface_addr.epoch, hxb_engine_num_rails(self->engine),
               (self->mode == HXB_RAIL_RAW) ? "raw" : "udp",
               hxb_engine_frag_size(self->engine));
+    /* the md tells every engine when registered memory goes away */
+    ucs_list_add_tail(&self->md->ifaces, &self->md_link);
     return UCS_OK;
 
 err_engine:
@@ -818,13 +820,15 @@ static void uct_hxb_iface_print_stats(uct_hxb_iface_t *iface)
                  "hxb stats node %u proc %u: tx_frames=%lu rx_frames=%lu "
                  "retransmits=%lu fast_retx=%lu rack_retx=%lu rto=%lu acks_sent=%lu "
                  "acks_rcvd=%lu am_delivered=%lu ooo_held=%lu peers_failed=%lu "
-                 "peers_reset=%lu rail_failovers=%lu spurious=%lu am_bundled=%lu rail_cuts=%lu cwnd_cuts=%lu cwnd_undos=%lu drops:",
+                 "peers_reset=%lu rail_failovers=%lu spurious=%lu am_bundled=%lu rail_cuts=%lu cwnd_cuts=%lu cwnd_undos=%lu "
+                 "resp_revoked=%lu invalidations=%lu drops:",
                  iface->dev_addr.node, ntohs(iface->iface_addr.proc),
                  st->tx_frames, st->rx_frames, st->retransmits, st->fast_retx, st->rack_retx,
                  st->rto_fired, st->acks_sent, st->acks_rcvd, st->am_delivered,
                  st->ooo_held, st->peers_failed, st->peers_reset,
                  st->rail_failovers, st->spurious, st->am_bundled, st->rail_cuts,
-                 st->cwnd_cuts, st->cwnd_undos);
+                 st->cwnd_cuts, st->cwnd_undos, st->resp_revoked,
+                 iface->md->invalidations);
     for (i = 0; (i < HXB_DROP_MAX) && (n < (int)sizeof(buf)); i++) {
         n += snprintf(buf + n, sizeof(buf) - n, " %s=%lu", hxb_drop_names[i],
                       st->drops[i]);
@@ -848,6 +852,7 @@ static UCS_CLASS_CLEANUP_FUNC(uct_hxb_iface_t)
     }
     uct_base_iface_progress_disable(&self->super.super,
                                     UCT_PROGRESS_SEND | UCT_PROGRESS_RECV);
+    ucs_list_del(&self->md_link);
     hxb_engine_destroy(self->engine);
     if (self->epfd >= 0) {
         close(self->epfd);
