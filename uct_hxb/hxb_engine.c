@@ -5,15 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sched.h>
-#include <time.h>
-
-double hxb_now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 void hxb_engine_cfg_default(hxb_engine_cfg_t *c)
 {

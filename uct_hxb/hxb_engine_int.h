@@ -2,6 +2,7 @@
 #ifndef HXB_ENGINE_INT_H
 #define HXB_ENGINE_INT_H
 
+#include "hxb_clock.h"
 #include "hxb_engine.h"
 
 #define HXB_HB_MAX    (sizeof(hxb_hdr_t) + 32)  /* header + largest extension */
@@ -218,7 +219,6 @@ struct hxb_engine {
     hxb_engine_stats_t stats;
 };
 
-double hxb_now(void);
 hxb_buf_t *hxb_pool_get(hxb_pool_t *pool);
 void hxb_pool_put(hxb_pool_t *pool, hxb_buf_t *b);
 void hxb_peer_activate(hxb_peer_t *p);

@@ -1,12 +1,12 @@
 /* In-memory rail pair for unit tests: frames sent on one rail are received
  * on its partner, with seeded, reproducible drop / duplicate / corrupt /
  * reorder faults. A FIFO per direction, like a real cable. */
+#include "hxb_clock.h"
 #include "hxb_rail.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define MEM_QLEN 8192
 
@@ -25,14 +25,6 @@ typedef struct hxb_rail_mem {
     int                  down;
     double               stall_until;     /* deliver nothing before (s)  */
 } hxb_rail_mem_t;
-
-static double mem_now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static uint64_t mem_rand(hxb_rail_mem_t *m)
 {
@@ -105,7 +97,7 @@ static int mem_send(hxb_rail_t *r, const hxb_raddr_t *dst,
         }
     }
     if (mem_chance(m, m->f.stall_ppm) && m->peer->stall_until == 0) {
-        m->peer->stall_until = mem_now() + m->f.stall_us * 1e-6;
+        m->peer->stall_until = hxb_now() + m->f.stall_us * 1e-6;
     }
     if (!m->held && mem_chance(m, m->f.reorder_ppm)) {
         m->held = fr;           /* goes out after the next frame */
@@ -138,7 +130,7 @@ static int mem_recv(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
     int n = 0;
 
     if (m->stall_until) {
-        if (mem_now() < m->stall_until) {
+        if (hxb_now() < m->stall_until) {
             return 0;
         }
         m->stall_until = 0;
