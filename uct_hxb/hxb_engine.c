@@ -297,7 +297,31 @@ void hxb_peer_put_ref(hxb_peer_t *p)
 }
 
 int hxb_peer_failed(const hxb_peer_t *p) { return p->failed; }
-int hxb_engine_busy(const hxb_engine_t *e) { return e->active != NULL; }
+double hxb_engine_wake_at(const hxb_engine_t *e)
+{
+    const hxb_peer_t *p;
+    double t = 0;
+    int i;
+
+    for (p = e->active; p; p = p->anext) {
+        if (p->rx_unacked) {
+            /* what the next progress pass sends, or when coalescing ends */
+            t = hxb_wake_min(t, p->ack_now || p->ack_drained ||
+                                        p->rx_unacked >= e->cfg.ack_every
+                                    ? e->now : p->ack_due);
+        }
+        t = hxb_wake_min(t, hxb_tx_wake_at(p));
+    }
+    for (i = 0; e->active && i < e->nrails; i++) {
+        if (!e->rails[i]->up) {
+            /* a rail coming back up is found only by polling its link (one
+             * going down with frames on it is found by their RTO) */
+            t = hxb_wake_min(t, e->next_link_check);
+            break;
+        }
+    }
+    return t;
+}
 uint32_t hxb_peer_rail_mask(const hxb_peer_t *p) { return p->rail_mask; }
 
 void hxb_peer_activate(hxb_peer_t *p)

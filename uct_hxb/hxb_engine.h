@@ -132,8 +132,11 @@ void hxb_peer_cancel(hxb_peer_t *p);
 int hxb_peer_tx_idle(const hxb_peer_t *p);
 /* sequenced frames sent or queued but not yet acknowledged */
 unsigned hxb_peer_unacked(const hxb_peer_t *p);
-/* some peer has work whose timers need progress calls (frames unacked,
- * acks owed, reads outstanding): the caller must not block */
-int hxb_engine_busy(const hxb_engine_t *e);
+/* For a caller that sleeps between progress calls (on hxb_engine_fds):
+ * the time, on hxb_now's clock, by which progress must run again even if
+ * no frame arrives (acks owed, losses to declare, RTO checks, probes, the
+ * peer timeout); 0 if only arriving frames can bring work. A time not
+ * after now: progress at once. */
+double hxb_engine_wake_at(const hxb_engine_t *e);
 
 #endif

@@ -29,6 +29,12 @@ static inline double hxb_win_halved(double w, double min)
     return w / 2 < min ? min : w / 2;
 }
 
+/* the earlier of two deadlines, 0 meaning none */
+static inline double hxb_wake_min(double a, double b)
+{
+    return !a || (b && b < a) ? b : a;
+}
+
 enum { TX_FREE = 0, TX_QUEUED, TX_INFLIGHT, TX_SACKED };
 enum { RX_EMPTY = 0, RX_HELD, RX_DONE };
 enum { OP_AM_ZC = 1, OP_PUT, OP_GET_REQ, OP_GET_RESP, OP_FLUSH };
@@ -232,6 +238,8 @@ void hxb_tx_spurious(hxb_peer_t *p, unsigned n);
 void hxb_tx_ack_rcvd(hxb_peer_t *p, uint32_t cum, const uint64_t *bits,
                      unsigned nbits);
 void hxb_tx_timers(hxb_peer_t *p);
+/* when hxb_tx_timers next has work if no frame arrives (0: never) */
+double hxb_tx_wake_at(const hxb_peer_t *p);
 void hxb_tx_fail_all(hxb_peer_t *p, int status);
 void hxb_tx_err_rcvd(hxb_peer_t *p, uint32_t seq, uint32_t status);
 int  hxb_tx_get_resp(hxb_peer_t *p, const hxb_get_req_ext_t *req);

@@ -94,5 +94,8 @@ int  hxb_rail_mem_pair(size_t mtu, const hxb_mem_faults_t *faults,
                        hxb_rail_t **a, hxb_rail_t **b);
 void hxb_rail_mem_set_faults(hxb_rail_t *rail, const hxb_mem_faults_t *faults);
 void hxb_rail_mem_set_down(hxb_rail_t *rail, int down);
+/* frames are waiting for this rail's recv: what poll() on a real rail's fd
+ * would report (for tests of callers that sleep between progress calls) */
+int  hxb_rail_mem_pending(const hxb_rail_t *rail);
 
 #endif

@@ -226,3 +226,10 @@ void hxb_rail_mem_set_down(hxb_rail_t *rail, int down)
         m->peer->super.up = !down;
     }
 }
+
+int hxb_rail_mem_pending(const hxb_rail_t *rail)
+{
+    const hxb_rail_mem_t *m = (const hxb_rail_mem_t *)rail;
+
+    return m->head != m->tail && !(m->stall_until && hxb_now() < m->stall_until);
+}

@@ -868,6 +868,35 @@ void hxb_tx_timers(hxb_peer_t *p)
     }
 }
 
+/* The deadlines hxb_tx_timers works to, for a caller that sleeps until a
+ * frame arrives or the first of them: the peer timeout while anything is
+ * outstanding, a loss RACK will declare, the next RTO check while frames
+ * are in flight, a suspect rail's next probe. Frames queued behind full
+ * windows need no timer: only arriving acks open them. */
+double hxb_tx_wake_at(const hxb_peer_t *p)
+{
+    const hxb_engine_cfg_t *c = &p->e->cfg;
+    double t = 0;
+    int r;
+
+    if (p->failed) {
+        return 0;
+    }
+    if (p->tx_una != p->tx_next || p->gets_pending) {
+        t = p->last_ack_progress + c->peer_timeout;
+    }
+    t = hxb_wake_min(t, p->rack_check_at);
+    if (p->tx_inflight) {
+        t = hxb_wake_min(t, p->next_rto_check);
+    }
+    for (r = 0; r < p->e->nrails; r++) {
+        if (p->suspect_mask & (1u << r)) {
+            t = hxb_wake_min(t, p->suspect_since[r] + c->probe_interval);
+        }
+    }
+    return t;
+}
+
 void hxb_tx_fail_all(hxb_peer_t *p, int status)
 {
     hxb_engine_t *e = p->e;

@@ -100,6 +100,10 @@ typedef struct uct_hxb_iface {
     int                    relay_warned;
     int                    port_fd;      /* raw mode: holds our proc id */
     int                    epfd;         /* event fd: epoll over rails  */
+    int                    timer_fd;     /* in epfd: the engine's next deadline */
+    uint64_t               sleeps;       /* event_arm let the caller sleep */
+    uint64_t               sleeps_timed; /* ... with a deadline armed (work
+                                            outstanding, e.g. frames unacked) */
     int                    print_stats;
     ucs_list_link_t        eps;
     ucs_list_link_t        md_link;      /* in md->ifaces               */

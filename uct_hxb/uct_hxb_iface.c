@@ -4,6 +4,7 @@
  * LD_PRELOAD or link libuct_hxb.so, see README). */
 #ifdef HAVE_CONFIG_H
 #include "hxb_config.h"
+#include "hxb_clock.h"
 #endif
 #include "uct_hxb.h"
 #include "hxb_relay_mark.h"
@@ -18,6 +19,7 @@
 #include <sys/epoll.h>
 #include <sys/random.h>
 #include <sys/socket.h>
+#include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
 #include <ucs/sys/string.h>
@@ -440,16 +442,34 @@ static ucs_status_t uct_hxb_iface_event_fd_get(uct_iface_h tl_iface, int *fd_p)
     return UCS_OK;
 }
 
+/* Let the caller sleep on the event fd unless there is work now. The fd
+ * wakes on arriving frames (the rails' sockets) and at the engine's next
+ * deadline (the timer fd, armed here): acks owed, losses to declare, RTO
+ * checks, the peer timeout. So a sender waiting for acks sleeps too. */
 static ucs_status_t uct_hxb_iface_event_arm(uct_iface_h tl_iface, unsigned events)
 {
     uct_hxb_iface_t *iface = ucs_derived_of(tl_iface, uct_hxb_iface_t);
+    struct itimerspec its  = {{0, 0}, {0, 0}};
+    double at;
 
-    /* frames waiting, or frames in flight whose acks, retransmissions or
-     * peer timeout need the engine's clock (the event fd only wakes on
-     * arriving frames): do not sleep */
-    if (hxb_engine_progress(iface->engine) || hxb_engine_busy(iface->engine)) {
+    if (uct_hxb_iface_progress(tl_iface)) {
         return UCS_ERR_BUSY;
     }
+    at = hxb_engine_wake_at(iface->engine);
+    if (at && at <= hxb_now()) {
+        return UCS_ERR_BUSY;
+    }
+    if (at) {
+        its.it_value.tv_sec  = (time_t)at;
+        its.it_value.tv_nsec = (long)((at - (double)(time_t)at) * 1e9);
+    }
+    /* setting it (or disarming it: all zero) also clears a past expiry */
+    if (timerfd_settime(iface->timer_fd, TFD_TIMER_ABSTIME, &its, NULL) < 0) {
+        ucs_error("hxb: timerfd_settime: %m");
+        return UCS_ERR_BUSY;     /* cannot sleep safely: keep polling */
+    }
+    iface->sleeps++;
+    iface->sleeps_timed += at != 0;
     return UCS_OK;
 }
 
@@ -625,7 +645,7 @@ static UCS_CLASS_INIT_FUNC(uct_hxb_iface_t, uct_md_h md, uct_worker_h worker,
     const char *node_name;
     char err[512], host[256];
     ucs_status_t status;
-    int node = -1, i, fd, fds[HXB_MAX_RAILS], nfds, attempt;
+    int node = -1, i, fd, fds[HXB_MAX_RAILS + 1], nfds, attempt;
 
     UCS_CLASS_CALL_SUPER_INIT(uct_base_iface_t, &uct_hxb_iface_ops,
                               &uct_base_iface_internal_ops, md, worker, params,
@@ -636,6 +656,7 @@ static UCS_CLASS_INIT_FUNC(uct_hxb_iface_t, uct_md_h md, uct_worker_h worker,
     self->print_stats = config->print_stats;
     self->port_fd = -1;
     self->epfd    = -1;
+    self->timer_fd = -1;
     ucs_list_head_init(&self->eps);
 
     if (config->topo[0] != '\0') {
@@ -782,11 +803,17 @@ static UCS_CLASS_INIT_FUNC(uct_hxb_iface_t, uct_md_h md, uct_worker_h worker,
         status = UCS_ERR_IO_ERROR;
         goto err_engine;
     }
+    self->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
     nfds = hxb_engine_fds(self->engine, fds, HXB_MAX_RAILS);
+    fds[nfds++] = self->timer_fd;
     for (i = 0; i < nfds; i++) {
         fd          = fds[i];
         ev.data.fd  = fd;
-        epoll_ctl(self->epfd, EPOLL_CTL_ADD, fd, &ev);
+        if (fd < 0 || epoll_ctl(self->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
+            ucs_error("hxb: event fd: %s: %m", fd < 0 ? "timerfd_create" : "epoll_ctl");
+            status = UCS_ERR_IO_ERROR;
+            goto err_engine;
+        }
     }
 
     ucs_debug("hxb: iface %p node %u proc %u epoch 0x%x, %d %s rails, frag %zu",
@@ -799,6 +826,12 @@ static UCS_CLASS_INIT_FUNC(uct_hxb_iface_t, uct_md_h md, uct_worker_h worker,
     return UCS_OK;
 
 err_engine:
+    if (self->epfd >= 0) {
+        close(self->epfd);
+    }
+    if (self->timer_fd >= 0) {
+        close(self->timer_fd);
+    }
     hxb_engine_destroy(self->engine);
     if (self->port_fd >= 0) {
         close(self->port_fd);
@@ -821,14 +854,14 @@ static void uct_hxb_iface_print_stats(uct_hxb_iface_t *iface)
                  "retransmits=%lu fast_retx=%lu rack_retx=%lu rto=%lu acks_sent=%lu "
                  "acks_rcvd=%lu am_delivered=%lu ooo_held=%lu peers_failed=%lu "
                  "peers_reset=%lu rail_failovers=%lu spurious=%lu am_bundled=%lu rail_cuts=%lu cwnd_cuts=%lu cwnd_undos=%lu "
-                 "resp_revoked=%lu invalidations=%lu drops:",
+                 "resp_revoked=%lu invalidations=%lu sleeps=%lu sleeps_timed=%lu drops:",
                  iface->dev_addr.node, ntohs(iface->iface_addr.proc),
                  st->tx_frames, st->rx_frames, st->retransmits, st->fast_retx, st->rack_retx,
                  st->rto_fired, st->acks_sent, st->acks_rcvd, st->am_delivered,
                  st->ooo_held, st->peers_failed, st->peers_reset,
                  st->rail_failovers, st->spurious, st->am_bundled, st->rail_cuts,
                  st->cwnd_cuts, st->cwnd_undos, st->resp_revoked,
-                 iface->md->invalidations);
+                 iface->md->invalidations, iface->sleeps, iface->sleeps_timed);
     for (i = 0; (i < HXB_DROP_MAX) && (n < (int)sizeof(buf)); i++) {
         n += snprintf(buf + n, sizeof(buf) - n, " %s=%lu", hxb_drop_names[i],
                       st->drops[i]);
@@ -856,6 +889,9 @@ static UCS_CLASS_CLEANUP_FUNC(uct_hxb_iface_t)
     hxb_engine_destroy(self->engine);
     if (self->epfd >= 0) {
         close(self->epfd);
+    }
+    if (self->timer_fd >= 0) {
+        close(self->timer_fd);
     }
     if (self->port_fd >= 0) {
         close(self->port_fd);

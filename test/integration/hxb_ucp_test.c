@@ -9,6 +9,11 @@
  * Options: -n COUNT  -m MAXSIZE  -s SEED  -w WINDOW  -t TIMEOUT_S
  *          -f: every message is MAXSIZE bytes; -q: check lengths only (for
  *          bandwidth runs: filling and checking would cost more than moving)
+ *          -o: one way: only the client sends
+ *          -b: block: when UCP has nothing to do, sleep on the worker's
+ *          event fd (ucp_worker_arm) instead of polling, so CPU time is
+ *          work done, not polling; "cpu:" then gives this process's CPU
+ *          seconds and the whole host's busy seconds during the transfer
  * Exit 0 and "ok" on success (with the bandwidth of both directions
  * together); 1 with the first mismatch otherwise. */
 #include <arpa/inet.h>
@@ -20,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -37,7 +43,48 @@ typedef struct {
 
 static unsigned long g_count = 1000, g_seed = 1, g_window = 16, g_timeout = 120;
 static size_t g_max = 4 << 20;
-static int g_fixed, g_quick, g_no_errh;
+static int g_fixed, g_quick, g_no_errh, g_block, g_oneway, g_efd = -1;
+
+/* One progress call. Blocking (-b): when it found nothing to do, arm the
+ * worker and sleep on its event fd, and on fd2 if given (>= 0), for at
+ * most 100 ms (a bound, never relied on: the transport wakes us). */
+static unsigned progress(ucp_worker_h worker, int fd2)
+{
+    struct pollfd pfd[2] = {{.fd = g_efd, .events = POLLIN},
+                            {.fd = fd2, .events = POLLIN}};
+    unsigned n = ucp_worker_progress(worker);
+
+    if (!n && g_block && ucp_worker_arm(worker) == UCS_OK) {
+        poll(pfd, fd2 >= 0 ? 2 : 1, 100);
+    }
+    return n;
+}
+
+/* CPU seconds: this process (user + system), and the whole host's busy
+ * time (all CPUs, /proc/stat: everything but idle and iowait), which
+ * counts the kernel's packet processing wherever it ran */
+static void cpu_now(double *proc, double *host)
+{
+    struct rusage ru;
+    unsigned long long v[10] = {0}, busy = 0;
+    FILE *f = fopen("/proc/stat", "r");
+    int i;
+
+    getrusage(RUSAGE_SELF, &ru);
+    *proc = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 +
+            ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
+    if (f && fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
+                    &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7],
+                    &v[8], &v[9]) >= 8) {
+        for (i = 0; i < 8; i++) {
+            busy += (i == 3 || i == 4) ? 0 : v[i];   /* idle, iowait */
+        }
+    }
+    if (f) {
+        fclose(f);
+    }
+    *host = (double)busy / sysconf(_SC_CLK_TCK);
+}
 
 static uint64_t mix(uint64_t x)
 {
@@ -142,7 +189,7 @@ static int handshake(int fd, ucp_worker_h worker)
         return -1;
     }
     for (;;) {
-        ucp_worker_progress(worker);
+        progress(worker, fd);
         if (poll(&pfd, 1, 0) > 0) {
             return hxb_oob_xfer(fd, &c, 1, 0);
         }
@@ -183,9 +230,10 @@ int main(int argc, char **argv)
     req_ctx_t *sctx, *rctx;
     void **sreq, **rreq;
     size_t bytes = 0, tx_bytes = 0;
-    double t_start, t_end;
+    double t_start, t_end, cpu0, cpu1, host0, host1;
+    unsigned long n_tx, n_rx;
 
-    while ((opt = getopt(argc, argv, "c:p:n:m:s:w:t:fqN")) != -1) {
+    while ((opt = getopt(argc, argv, "c:p:n:m:s:w:t:fqNbo")) != -1) {
         switch (opt) {
         case 'c': server = optarg; break;
         case 'p': port = atoi(optarg); break;
@@ -197,22 +245,35 @@ int main(int argc, char **argv)
         case 'f': g_fixed = 1; break;
         case 'q': g_quick = 1; break;
         case 'N': g_no_errh = 1; break;
+        case 'b': g_block = 1; break;
+        case 'o': g_oneway = 1; break;
         default:
             fprintf(stderr, "usage: %s [-c server] [-p port] [-n count] [-m max] "
-                    "[-s seed] [-w window] [-t timeout] [-f] [-q] [-N]\n"
+                    "[-s seed] [-w window] [-t timeout] [-f] [-q] [-N] [-b] [-o]\n"
                     "  -f: every message -m bytes; -q: check lengths only; "
-                    "-N: no peer error handling (UCP's default)\n", argv[0]);
+                    "-N: no peer error handling (UCP's default); -b: sleep "
+                    "on the worker's event fd when idle; -o: one way, client to server\n", argv[0]);
             return 2;
         }
     }
     hxb_oob_timeout("hxb_ucp_test", g_timeout);
     dir_tx = server ? 1 : 0;
     dir_rx = !dir_tx;
+    /* -o: only the client sends */
+    n_tx = g_oneway && !server ? 0 : g_count;
+    n_rx = g_oneway && server ? 0 : g_count;
 
+    if (g_block) {
+        params.features |= UCP_FEATURE_WAKEUP;
+    }
     if (ucp_init(&params, NULL, &ctx) != UCS_OK ||
         ucp_worker_create(ctx, &wparams, &worker) != UCS_OK ||
         ucp_worker_get_address(worker, &addr, &addr_len) != UCS_OK) {
         fprintf(stderr, "hxb_ucp_test: FAIL: UCP init\n");
+        return 1;
+    }
+    if (g_block && ucp_worker_get_efd(worker, &g_efd) != UCS_OK) {
+        fprintf(stderr, "hxb_ucp_test: FAIL: no event fd for -b\n");
         return 1;
     }
     fd = oob_connect(server, port);
@@ -261,11 +322,12 @@ int main(int argc, char **argv)
 
     /* both directions at once: up to WINDOW sends and receives in flight */
     t_start = hxb_oob_now();
-    while (rcvd < g_count || sent < g_count) {
+    cpu_now(&cpu0, &host0);
+    while (rcvd < n_rx || sent < n_tx) {
         int busy = 0;
         /* post receives in message order: same tag, so UCP matches them in
          * the order messages arrive, which must be the order they were sent */
-        while (posted < g_count && posted - rcvd < g_window) {
+        while (posted < n_rx && posted - rcvd < g_window) {
             ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FLAG_NO_IMM_CMPL |
                                                      UCP_OP_ATTR_FIELD_CALLBACK |
                                                      UCP_OP_ATTR_FIELD_USER_DATA,
@@ -313,7 +375,7 @@ int main(int argc, char **argv)
             rcvd++;
             busy = 1;
         }
-        while (sent < g_count && sctx[sent % g_window].done) {
+        while (sent < n_tx && sctx[sent % g_window].done) {
             ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FLAG_NO_IMM_CMPL |
                                                      UCP_OP_ATTR_FIELD_CALLBACK |
                                                      UCP_OP_ATTR_FIELD_USER_DATA,
@@ -350,7 +412,7 @@ int main(int argc, char **argv)
             busy = 1;
         }
         if (!busy) {
-            ucp_worker_progress(worker);
+            progress(worker, -1);
         }
         if (g_ep_failed) {
             goto failed;
@@ -360,7 +422,7 @@ int main(int argc, char **argv)
      * closes while the other still needs its acknowledgements */
     for (w = 0; w < g_window; w++) {
         while (!sctx[w].done && !g_ep_failed) {
-            ucp_worker_progress(worker);
+            progress(worker, -1);
         }
         if (g_ep_failed) {
             goto failed;
@@ -370,11 +432,12 @@ int main(int argc, char **argv)
         }
     }
     t_end = hxb_oob_now();
+    cpu_now(&cpu1, &host1);
     {
         ucp_request_param_t p = {.op_attr_mask = 0};
         void *r = ucp_ep_flush_nbx(ep, &p);
         while (r && UCS_PTR_IS_PTR(r) && ucp_request_check_status(r) == UCS_INPROGRESS) {
-            ucp_worker_progress(worker);
+            progress(worker, -1);
         }
         if (r && UCS_PTR_IS_PTR(r)) {
             ucp_request_free(r);
@@ -389,7 +452,7 @@ int main(int argc, char **argv)
                                  .flags = UCP_EP_CLOSE_FLAG_FORCE};
         void *r = ucp_ep_close_nbx(ep, &p);
         while (r && UCS_PTR_IS_PTR(r) && ucp_request_check_status(r) == UCS_INPROGRESS) {
-            ucp_worker_progress(worker);
+            progress(worker, -1);
         }
         if (r && UCS_PTR_IS_PTR(r)) {
             ucp_request_free(r);
@@ -403,6 +466,8 @@ int main(int argc, char **argv)
            sent, rcvd, g_quick ? "length-checked" : "verified", bytes, g_max,
            (tx_bytes + bytes) / (t_end - t_start) / 1e6,
            tx_bytes / (t_end - t_start) / 1e6, bytes / (t_end - t_start) / 1e6);
+    printf("hxb_ucp_test: cpu: process %.3f s, host busy %.3f s, in %.3f s (%s)\n",
+           cpu1 - cpu0, host1 - host0, t_end - t_start, g_block ? "blocking" : "polling");
     fflush(stdout);
     close(fd);
     return 0;

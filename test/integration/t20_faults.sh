@@ -14,3 +14,15 @@ for f in "$LOG"/raw.srv "$LOG"/raw.cli; do
 done
 EXTRA_ENV=UCX_HXB_MODE=udp ucp_pair udp -n 500 -m 4194304 -t 300 -s 8
 grep -q "retransmits=[1-9]" "$LOG"/udp.srv "$LOG"/udp.cli || fail "udp: no retransmission under loss"
+
+# A caller that sleeps when idle (UCP's event fd: hxb-ucp-test -b) under the
+# same faults: every message verified, and each side slept with work
+# outstanding (frames unacked, acks owed), woken by frames or by hxb's
+# timer. An engine deadline missing from that timer stalls this run (a lost
+# last frame is resent only when its RTO wakes the sender).
+ucp_pair block -b -n 500 -m 4194304 -t 300 -s 9
+for f in "$LOG"/block.srv "$LOG"/block.cli; do
+    [ "$(stat "$f" sleeps_timed)" -gt 0 ] || fail "block: $f never slept with work outstanding"
+done
+grep -q "retransmits=[1-9]" "$LOG"/block.srv "$LOG"/block.cli || fail "block: no retransmission under loss"
+note "block: slept $(stat "$LOG"/block.cli sleeps_timed) / $(stat "$LOG"/block.srv sleeps_timed) times with work outstanding"

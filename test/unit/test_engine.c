@@ -4,6 +4,7 @@
  * Every wait is bounded: PUMP_UNTIL gives up (and fails the test) after
  * WAIT_CAP seconds of real time or WAIT_ITERS iterations. Nothing asserts
  * on speed. */
+#include "hxb_clock.h"
 #include "hxb_engine.h"
 
 #include <check.h>
@@ -613,6 +614,112 @@ static const hxb_mem_faults_t FAULTS = {
     .drop_ppm = 20000, .dup_ppm = 10000, .reorder_ppm = 10000,
     .corrupt_ppm = 5000, .seed = 1,
 };
+
+/* ------------------------------------------------------------------ */
+/* A caller that sleeps between progress calls (UCT's event_arm: sleep on
+ * the rails' fds and a timer at hxb_engine_wake_at). Its engine runs only
+ * when the application posts, when a frame waits on one of its rails or
+ * when its wake time has come. A deadline missing from the wake time (an
+ * RTO for a lost last frame, an ack owed, a loss RACK would declare) leaves
+ * both sides asleep for good, and the bounded loop fails. */
+
+typedef struct sleeper {
+    side_t      *s;
+    hxb_rail_t **rails;
+    int          asleep;
+    unsigned long naps, naps_timed; /* slept; ... with work outstanding */
+} sleeper_t;
+
+static void sleeper_turn(sleeper_t *z, int posted)
+{
+    double at;
+    int i, woken = posted;
+
+    for (i = 0; i < W.nrails && !woken; i++) {
+        woken = hxb_rail_mem_pending(z->rails[i]);
+    }
+    if (z->asleep && !woken) {
+        at = hxb_engine_wake_at(z->s->e);
+        if (!at || at > hxb_now()) {
+            return;                  /* still asleep */
+        }
+    }
+    z->asleep = 0;
+    if (hxb_engine_progress(z->s->e)) {
+        return;
+    }
+    at = hxb_engine_wake_at(z->s->e);
+    if (!at || at > hxb_now()) {     /* what event_arm does: sleep */
+        z->asleep = 1;
+        z->naps++;
+        z->naps_timed += at != 0;
+    }
+}
+
+/* run both sides as sleeping callers, posting their plans, until all of
+ * it is delivered and acknowledged; fail if that takes WAIT_CAP */
+static void sleepers_run(sleeper_t *za, sleeper_t *zb)
+{
+    double dl = now_sec() + WAIT_CAP;
+    unsigned long it = 0;
+
+    while (W.b.am_rcvd < W.a.plan_n || W.a.am_rcvd < W.b.plan_n ||
+           !hxb_peer_tx_idle(W.a.peer) || !hxb_peer_tx_idle(W.b.peer)) {
+        sleeper_turn(za, send_next(&W.a) == 1);
+        sleeper_turn(zb, send_next(&W.b) == 1);
+        if ((++it & 1023) == 0 && now_sec() > dl) {
+            ck_abort_msg("stalled with both sides asleep: B got %lu/%lu, A got "
+                         "%lu/%lu, A unacked %u, B unacked %u", W.b.am_rcvd,
+                         W.a.plan_n, W.a.am_rcvd, W.b.plan_n,
+                         hxb_peer_unacked(W.a.peer), hxb_peer_unacked(W.b.peer));
+        }
+    }
+}
+
+START_TEST(test_sleeping_caller)
+{
+    opts_t o = {.nrails = 4, .faults = FAULTS, .csum = 1};
+    sleeper_t za = {.s = &W.a, .rails = W.ra}, zb = {.s = &W.b, .rails = W.rb};
+
+    o.faults.seed = 23 + _i;
+    world_init(&o);
+    plan_am(&W.a, 1500, 1);
+    plan_am(&W.b, 300, 0);
+    sleepers_run(&za, &zb);
+    /* the loss was real, and the engines slept with frames outstanding */
+    ck_assert_uint_gt(hxb_engine_stats(W.a.e)->retransmits, 0);
+    ck_assert_uint_gt(za.naps_timed, 0);
+    ck_assert_uint_gt(zb.naps_timed, 0);
+    finish_am();
+}
+END_TEST
+
+/* The one frame in flight is lost and nothing else moves: only A's RTO
+ * deadline wakes it to resend (else it sleeps until the peer timeout). */
+START_TEST(test_sleeping_lost_frame)
+{
+    opts_t o = {.nrails = 2};
+    const hxb_mem_faults_t drop_all = {.drop_ppm = 1000000, .seed = 3}, none = {0};
+    sleeper_t za = {.s = &W.a, .rails = W.ra}, zb = {.s = &W.b, .rails = W.rb};
+    int i;
+
+    world_init(&o);
+    plan_am(&W.a, 1, 0);
+    for (i = 0; i < W.nrails; i++) {
+        hxb_rail_mem_set_faults(W.ra[i], &drop_all);
+    }
+    ck_assert_int_eq(send_next(&W.a), 1);
+    hxb_engine_progress(W.a.e);         /* the frame leaves and is lost */
+    for (i = 0; i < W.nrails; i++) {
+        hxb_rail_mem_set_faults(W.ra[i], &none);
+    }
+    ck_assert_uint_eq(W.b.am_rcvd, 0);
+    sleepers_run(&za, &zb);
+    ck_assert_uint_ge(hxb_engine_stats(W.a.e)->rto_fired, 1);
+    ck_assert_uint_gt(za.naps_timed, 0);
+    finish_am();
+}
+END_TEST
 
 /* ------------------------------------------------------------------ */
 /* (1) active messages under faults                                   */
@@ -1637,6 +1744,8 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, test_am_fast_retransmit);
     tcase_add_test(tc, test_stale_epoch);
     tcase_add_test(tc, test_am_rail_blackhole_no_rto);
+    tcase_add_loop_test(tc, test_sleeping_caller, 0, 2);
+    tcase_add_test(tc, test_sleeping_lost_frame);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("rma");
