@@ -234,9 +234,9 @@ static int pump_rx(ucp_worker_h w, nbx_peer_t *p, unsigned long count)
 }
 
 /* A neighbour's idle wait: sleep on UCP's event fd (and the out-of-band
- * socket). When the worker cannot be armed (hxb stays busy while its
- * frames are unacknowledged: its timers need the clock), still sleep on the
- * fd, which wakes on every arriving frame, but at most a millisecond; with
+ * socket). hxb arms a timer at its next deadline, so an armed worker may
+ * sleep long (100 ms is only a bound). When the worker cannot be armed
+ * (work to do now), still sleep on the fd, but at most a millisecond; with
  * no event fd at all, give the CPU away before progressing again. */
 static void nbr_wait(ucp_worker_h w, int efd, int oob)
 {
