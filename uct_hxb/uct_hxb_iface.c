@@ -4,8 +4,8 @@
  * LD_PRELOAD or link libuct_hxb.so, see README). */
 #ifdef HAVE_CONFIG_H
 #include "hxb_config.h"
-#include "hxb_clock.h"
 #endif
+#include "hxb_clock.h"
 #include "uct_hxb.h"
 #include "hxb_relay_mark.h"
 #include "hxb_route.h"

@@ -61,8 +61,8 @@ static unsigned progress(ucp_worker_h worker, int fd2)
 }
 
 /* CPU seconds: this process (user + system), and the whole host's busy
- * time (all CPUs, /proc/stat: everything but idle and iowait), which
- * counts the kernel's packet processing wherever it ran */
+ * time (all CPUs, /proc/stat: user, nice, system, irq, softirq), which
+ * counts the kernel's packet processing wherever it ran; in ticks (10 ms) */
 static void cpu_now(double *proc, double *host)
 {
     struct rusage ru;
@@ -76,8 +76,9 @@ static void cpu_now(double *proc, double *host)
     if (f && fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
                     &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7],
                     &v[8], &v[9]) >= 8) {
-        for (i = 0; i < 8; i++) {
-            busy += (i == 3 || i == 4) ? 0 : v[i];   /* idle, iowait */
+        for (i = 0; i < 7; i++) {
+            /* not idle, iowait, nor steal (the hypervisor ran others) */
+            busy += (i == 3 || i == 4) ? 0 : v[i];
         }
     }
     if (f) {

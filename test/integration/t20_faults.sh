@@ -18,8 +18,9 @@ grep -q "retransmits=[1-9]" "$LOG"/udp.srv "$LOG"/udp.cli || fail "udp: no retra
 # A caller that sleeps when idle (UCP's event fd: hxb-ucp-test -b) under the
 # same faults: every message verified, and each side slept with work
 # outstanding (frames unacked, acks owed), woken by frames or by hxb's
-# timer. An engine deadline missing from that timer stalls this run (a lost
-# last frame is resent only when its RTO wakes the sender).
+# timer. hxb-ucp-test bounds each sleep (100 ms), so a deadline missing from
+# the timer would only slow this run: the unit tests test_sleeping_* are
+# what fail on one.
 ucp_pair block -b -n 500 -m 4194304 -t 300 -s 9
 for f in "$LOG"/block.srv "$LOG"/block.cli; do
     [ "$(stat "$f" sleeps_timed)" -gt 0 ] || fail "block: $f never slept with work outstanding"
