@@ -322,6 +322,12 @@ double hxb_engine_wake_at(const hxb_engine_t *e)
     }
     return t;
 }
+int hxb_engine_may_sleep(const hxb_engine_t *e, double *until)
+{
+    *until = hxb_engine_wake_at(e);
+    return !*until || *until > hxb_now();
+}
+
 uint32_t hxb_peer_rail_mask(const hxb_peer_t *p) { return p->rail_mask; }
 
 void hxb_peer_activate(hxb_peer_t *p)

@@ -138,5 +138,9 @@ unsigned hxb_peer_unacked(const hxb_peer_t *p);
  * peer timeout); 0 if only arriving frames can bring work. A time not
  * after now: progress at once. */
 double hxb_engine_wake_at(const hxb_engine_t *e);
+/* after a progress pass that found nothing: may the caller sleep (1), and
+ * until when (*until: a wake time, 0 for "until a frame arrives")? 0: a
+ * deadline is due, progress again */
+int hxb_engine_may_sleep(const hxb_engine_t *e, double *until);
 
 #endif

@@ -5,7 +5,6 @@
 #ifdef HAVE_CONFIG_H
 #include "hxb_config.h"
 #endif
-#include "hxb_clock.h"
 #include "uct_hxb.h"
 #include "hxb_relay_mark.h"
 #include "hxb_route.h"
@@ -455,8 +454,7 @@ static ucs_status_t uct_hxb_iface_event_arm(uct_iface_h tl_iface, unsigned event
     if (uct_hxb_iface_progress(tl_iface)) {
         return UCS_ERR_BUSY;
     }
-    at = hxb_engine_wake_at(iface->engine);
-    if (at && at <= hxb_now()) {
+    if (!hxb_engine_may_sleep(iface->engine, &at)) {
         return UCS_ERR_BUSY;
     }
     if (at) {

@@ -4,7 +4,6 @@
  * Every wait is bounded: PUMP_UNTIL gives up (and fails the test) after
  * WAIT_CAP seconds of real time or WAIT_ITERS iterations. Nothing asserts
  * on speed. */
-#include "hxb_clock.h"
 #include "hxb_engine.h"
 
 #include <check.h>
@@ -638,18 +637,14 @@ static void sleeper_turn(sleeper_t *z, int posted)
     for (i = 0; i < W.nrails && !woken; i++) {
         woken = hxb_rail_mem_pending(z->rails[i]);
     }
-    if (z->asleep && !woken) {
-        at = hxb_engine_wake_at(z->s->e);
-        if (!at || at > hxb_now()) {
-            return;                  /* still asleep */
-        }
+    if (z->asleep && !woken && hxb_engine_may_sleep(z->s->e, &at)) {
+        return;                      /* still asleep: its timer is not due */
     }
     z->asleep = 0;
     if (hxb_engine_progress(z->s->e)) {
         return;
     }
-    at = hxb_engine_wake_at(z->s->e);
-    if (!at || at > hxb_now()) {     /* what event_arm does: sleep */
+    if (hxb_engine_may_sleep(z->s->e, &at)) {   /* as event_arm decides */
         z->asleep = 1;
         z->naps++;
         z->naps_timed += at != 0;
