@@ -18,7 +18,7 @@ void hxb_engine_cfg_default(hxb_engine_cfg_t *c)
     c->yield_idle = 0;
     c->rack = 1;
     c->rto_max = 200e-3;
-    c->ack_delay = 20e-6;
+    c->ack_delay = 1e-3;
     c->ack_every = 16;
     c->rail_inflight = 32;
     c->peer_timeout = 10.0;

@@ -43,6 +43,7 @@ typedef struct hxb_rail_ops {
 typedef struct hxb_rail_stats {
     uint64_t tx_frames, tx_bytes, tx_again, tx_errors;
     uint64_t rx_frames, rx_bytes, rx_ring_drops;
+    uint64_t tx_gso, rx_gro;   /* UDP datagrams carrying several frames */
 } hxb_rail_stats_t;
 
 struct hxb_rail {
@@ -72,6 +73,10 @@ typedef enum { HXB_RAIL_RAW = 0, HXB_RAIL_UDP = 1 } hxb_rail_kind_t;
  * is one) to err. */
 int hxb_rail_open(hxb_rail_kind_t kind, const char *ifname, uint16_t proc_id,
                   uint16_t *port, hxb_rail_t **rail_p, char *err, size_t errlen);
+
+/* UDP rails: send and receive frame by frame, without segmentation
+ * offload (UDP_SEGMENT) and receive coalescing (UDP_GRO) */
+void hxb_rail_udp_no_offload(hxb_rail_t *rail);
 
 /* read link state, address, MTU and speed from the kernel */
 int hxb_rail_refresh(hxb_rail_t *rail);

@@ -94,6 +94,11 @@ int hxb_tx_pick_rail(hxb_peer_t *p, int avoid)
 /* frames in flight, per rail (all peers), per path and per peer */
 static void inflight_add(hxb_peer_t *p, int r)
 {
+    /* a frame leaving may be due before the RTO check planned when the
+     * others left (none in flight then, or the RTO has shrunk since) */
+    if (p->e->now + p->rto < p->next_rto_check) {
+        p->next_rto_check = p->e->now + p->rto;
+    }
     p->e->rail_inflight[r]++;
     p->rail_out[r]++;
     p->tx_inflight++;
@@ -107,6 +112,22 @@ static void inflight_sub(hxb_peer_t *p, int r)
     p->tx_inflight--;
 }
 
+/* Will the windows let another frame follow the frame `seq` about to
+ * leave on rail r, without waiting for an ack? If not, the receiver must
+ * ack that frame at once rather than after its ack delay. */
+static int tx_window_open_after(hxb_peer_t *p, uint32_t seq, int r)
+{
+    int open;
+
+    if (seq + 1 == p->tx_next && tx_room(p) == 0) {
+        return 0;               /* no sequence number for the next frame */
+    }
+    inflight_add(p, r);
+    open = hxb_tx_pick_rail(p, -1) >= 0;
+    inflight_sub(p, r);
+    return open;
+}
+
 static void tx_transmit(hxb_peer_t *p, uint32_t seq, hxb_txslot_t *s, int r)
 {
     hxb_engine_t *e = p->e;
@@ -116,10 +137,12 @@ static void tx_transmit(hxb_peer_t *p, uint32_t seq, hxb_txslot_t *s, int r)
 
     h->ack = p->rx_next;
     h->rail = (uint8_t)r;
-    /* a first transmission with later frames queued behind it: their acks
-     * cover it. The last of a burst, and every retransmission, ask for an
-     * ack as soon as the peer's queues drain (PROTOCOL.md 8.4). */
-    if (s->state == TX_QUEUED && (seq + 1 != p->tx_next || ops_queued(p))) {
+    /* a first transmission with later frames right behind it: their acks
+     * cover it. The last of a burst, the last the windows let out before
+     * an ack must open them, and every retransmission ask for an ack as
+     * soon as the peer's queues drain (PROTOCOL.md 8.4). */
+    if (s->state == TX_QUEUED && (seq + 1 != p->tx_next || ops_queued(p)) &&
+        tx_window_open_after(p, seq, r)) {
         h->flags |= HXB_F_MORE;
     } else {
         h->flags &= (uint8_t)~HXB_F_MORE;
@@ -813,7 +836,8 @@ void hxb_tx_timers(hxb_peer_t *p)
     if (p->rack_check_at && now >= p->rack_check_at) {
         tx_detect_losses(p);
     }
-    /* RTO, checked at most every rto_min/2. Like TCP, a timeout resends
+    /* RTO, checked when the first frame in flight can be due, at most every
+     * rto_min/2 (a sleeping sender wakes for nothing else). Like TCP, a timeout resends
      * only the oldest frame: if it was merely late (a descheduled peer,
      * a deep queue) little is wasted, and if frames were really lost the
      * ack of the resent one lets per-rail loss detection find the rest.
@@ -833,13 +857,23 @@ void hxb_tx_timers(hxb_peer_t *p)
                 rto[r] = p->rto;
             }
         }
-        p->next_rto_check = now + e->cfg.rto_min / 2;
+        double first = 0;       /* the earliest deadline not yet due */
+
         for (seq = p->tx_una; seq != p->tx_push; seq++) {
             hxb_txslot_t *s = SLOT(p, seq);
-            if (s->state == TX_INFLIGHT && now - s->sent_at >= rto[s->rail] &&
-                (!old || s->sent_at < old->sent_at)) {
+            if (s->state != TX_INFLIGHT) {
+                continue;
+            }
+            if (now - s->sent_at < rto[s->rail]) {
+                first = hxb_wake_min(first, s->sent_at + rto[s->rail]);
+            } else if (!old || s->sent_at < old->sent_at) {
+                if (old) {
+                    first = now;    /* another due frame: next pass */
+                }
                 old = s;
                 old_seq = seq;
+            } else {
+                first = now;
             }
         }
         if (old) {
@@ -854,7 +888,12 @@ void hxb_tx_timers(hxb_peer_t *p)
             if (p->rto > e->cfg.rto_max) {
                 p->rto = e->cfg.rto_max;
             }
+            first = hxb_wake_min(first, now + p->rto);
         }
+        if (!first || first < now + e->cfg.rto_min / 2) {
+            first = now + e->cfg.rto_min / 2;
+        }
+        p->next_rto_check = first;
     }
     /* probe suspect rails; a PONG clears them (hxb_rx.c) */
     for (r = 0; r < e->nrails; r++) {

@@ -84,6 +84,7 @@ typedef struct uct_hxb_iface_config {
     int                      print_stats;
     int                      relay;
     int                      rack;
+    int                      udp_offload;
 } uct_hxb_iface_config_t;
 
 typedef struct uct_hxb_iface {

@@ -74,7 +74,7 @@ static ucs_config_field_t uct_hxb_iface_config_table[] = {
     {"RTO_MAX", "200ms", "Largest retransmission timeout (after backoff).",
      ucs_offsetof(uct_hxb_iface_config_t, rto_max), UCS_CONFIG_TYPE_TIME},
 
-    {"ACK_DELAY", "20us",
+    {"ACK_DELAY", "1ms",
      "How long a received frame may wait for an acknowledgement to ride on\n"
      "a data frame before a separate ACK is sent.",
      ucs_offsetof(uct_hxb_iface_config_t, ack_delay), UCS_CONFIG_TYPE_TIME},
@@ -104,6 +104,13 @@ static ucs_config_field_t uct_hxb_iface_config_table[] = {
      "later-sent frame was acknowledged and it is overdue by its rail's round\n"
      "trip. Repairs a rail's last frames without waiting for the RTO.",
      ucs_offsetof(uct_hxb_iface_config_t, rack), UCS_CONFIG_TYPE_BOOL},
+
+    {"UDP_OFFLOAD", "y",
+     "UDP rails: send each train of equal frames to a peer as one datagram\n"
+     "the kernel (or the NIC) segments (UDP_SEGMENT), and take trains in\n"
+     "coalesced (UDP_GRO): one skb and one wake-up per train, not per frame.\n"
+     "The frames on the wire are the same either way.",
+     ucs_offsetof(uct_hxb_iface_config_t, udp_offload), UCS_CONFIG_TYPE_BOOL},
 
     {"PRINT_STATS", "n",
      "Print the interface's counters (frames, retransmissions, and every\n"
@@ -619,6 +626,9 @@ static ucs_status_t uct_hxb_iface_open_rails(uct_hxb_iface_t *self,
             ucs_error("hxb: %s", err);
             return UCS_ERR_IO_ERROR;
         }
+        if (!config->udp_offload) {
+            hxb_rail_udp_no_offload(rail);
+        }
         hxb_engine_add_rail(self->engine, rail);
     }
     self->iface_addr.proc = port;
@@ -870,9 +880,11 @@ static void uct_hxb_iface_print_stats(uct_hxb_iface_t *iface)
     for (i = 0; i < hxb_engine_num_rails(iface->engine); i++) {
         const hxb_rail_t *r = hxb_engine_rail(iface->engine, i);
         fprintf(stderr, "hxb stats rail %s: tx_frames=%lu tx_bytes=%lu rx_frames=%lu "
-                "rx_bytes=%lu tx_again=%lu tx_errors=%lu rx_ring_drops=%lu\n", r->ifname,
+                "rx_bytes=%lu tx_again=%lu tx_errors=%lu rx_ring_drops=%lu tx_gso=%lu "
+                "rx_gro=%lu\n", r->ifname,
                 r->stats.tx_frames, r->stats.tx_bytes, r->stats.rx_frames, r->stats.rx_bytes,
-                r->stats.tx_again, r->stats.tx_errors, r->stats.rx_ring_drops);
+                r->stats.tx_again, r->stats.tx_errors, r->stats.rx_ring_drops,
+                r->stats.tx_gso, r->stats.rx_gro);
     }
 }
 

@@ -681,10 +681,11 @@ START_TEST(test_sleeping_caller)
     plan_am(&W.a, 1500, 1);
     plan_am(&W.b, 300, 0);
     sleepers_run(&za, &zb);
-    /* the loss was real, and the engines slept with frames outstanding */
+    /* the loss was real, and the sender slept with frames outstanding
+     * (whether B, which sends a fifth as much, ever sleeps with its own
+     * frames or an ack owed depends on how fast this host runs it) */
     ck_assert_uint_gt(hxb_engine_stats(W.a.e)->retransmits, 0);
     ck_assert_uint_gt(za.naps_timed, 0);
-    ck_assert_uint_gt(zb.naps_timed, 0);
     finish_am();
 }
 END_TEST
