@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sched.h>
+#include <sys/epoll.h>
+#include <unistd.h>
 
 void hxb_engine_cfg_default(hxb_engine_cfg_t *c)
 {
@@ -78,6 +80,7 @@ int hxb_engine_create(const hxb_engine_cfg_t *cfg, const hxb_callbacks_t *cb,
     e->bpool.size = cfg->max_msg;
     e->bpool.max = 2 * cfg->window;
     e->now = hxb_now();
+    e->pollfd = -1;
     *e_p = e;
     return 0;
 }
@@ -129,6 +132,9 @@ void hxb_engine_destroy(hxb_engine_t *e)
     for (i = 0; i < e->nrails; i++) {
         e->rails[i]->ops->close(e->rails[i]);
     }
+    if (e->pollfd >= 0) {
+        close(e->pollfd);
+    }
     while ((op = e->free_ops)) {
         e->free_ops = op->next;
         free(op);
@@ -153,6 +159,19 @@ int hxb_engine_add_rail(hxb_engine_t *e, hxb_rail_t *rail)
         return -EMSGSIZE;
     }
     rail->index = e->nrails;
+    if (rail->ops->recv_syscall && rail->fd >= 0 && e->npoll >= 0) {
+        struct epoll_event ev = {.events = EPOLLIN, .data.u32 = (uint32_t)rail->index};
+
+        if (e->pollfd < 0) {
+            e->pollfd = epoll_create1(EPOLL_CLOEXEC);
+        }
+        if (e->pollfd < 0 || epoll_ctl(e->pollfd, EPOLL_CTL_ADD, rail->fd, &ev) < 0) {
+            e->npoll = -1;          /* poll every rail every pass instead */
+        } else {
+            e->npoll++;
+            e->poll_mask |= 1u << rail->index;
+        }
+    }
     e->rail_cap[e->nrails] = e->cfg.rail_inflight;
     e->rails[e->nrails++] = rail;
     /* every frame must fit every rail: a retransmission may change rail */
@@ -339,6 +358,24 @@ void hxb_peer_activate(hxb_peer_t *p)
     }
 }
 
+/* rails to receive from in this pass: those outside the epoll set, and
+ * those in it with something to read (an epoll error: all of them) */
+static uint32_t engine_rails_ready(hxb_engine_t *e)
+{
+    struct epoll_event ev[HXB_MAX_RAILS];
+    uint32_t ready = ~e->poll_mask;
+    int n, i;
+
+    n = epoll_wait(e->pollfd, ev, HXB_MAX_RAILS, 0);
+    if (n < 0) {
+        return ~0u;
+    }
+    for (i = 0; i < n; i++) {
+        ready |= 1u << ev[i].data.u32;
+    }
+    return ready;
+}
+
 static void engine_rx_cb(void *arg, hxb_rail_t *rail, void *data, size_t size,
                          const hxb_raddr_t *src)
 {
@@ -469,12 +506,21 @@ unsigned hxb_engine_progress(hxb_engine_t *e)
 {
     hxb_peer_t *p, **pp;
     unsigned n = 0;
+    uint32_t ready = ~0u;
     int i, drained = 1;
 
     e->now = hxb_now();
     e->pass++;
+    if (e->npoll > 1) {
+        ready = engine_rails_ready(e);
+    }
     for (i = 0; i < e->nrails; i++) {
-        int got = e->rails[i]->ops->recv(e->rails[i], engine_rx_cb, e, 64);
+        int got;
+
+        if (!(ready & (1u << i))) {
+            continue;                   /* nothing waits on this one */
+        }
+        got = e->rails[i]->ops->recv(e->rails[i], engine_rx_cb, e, 64);
         n += got;
         drained &= got < 64;
     }

@@ -202,6 +202,9 @@ struct hxb_engine {
     hxb_callbacks_t    cb;
     hxb_rail_t        *rails[HXB_MAX_RAILS];
     int                nrails;
+    int                pollfd;      /* epoll set of the recv_syscall rails */
+    int                npoll;       /* ... how many, -1: epoll failed      */
+    uint32_t           poll_mask;   /* ... which                            */
     unsigned           rail_inflight[HXB_MAX_RAILS];
     /* Per-rail window (frames in flight), below cfg.rail_inflight: halved
      * when the rail's own queue refuses a frame (hxb_engine_rail_backoff),

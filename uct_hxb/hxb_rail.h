@@ -38,6 +38,10 @@ typedef struct hxb_rail_ops {
     /* deliver up to max received frames to cb; returns how many */
     int  (*recv)(hxb_rail_t *rail, hxb_rx_cb_t cb, void *arg, int max);
     void (*close)(hxb_rail_t *rail);
+    /* recv is a system call even when nothing waits (UDP sockets; raw rails
+     * read their mmapped ring): with several such rails, the engine asks
+     * epoll which are ready, one call per pass instead of one per rail */
+    int  recv_syscall;
 } hxb_rail_ops_t;
 
 typedef struct hxb_rail_stats {

@@ -280,6 +280,7 @@ static void udp_close(hxb_rail_t *r)
 
 static const hxb_rail_ops_t udp_ops = {
     .send = udp_send, .flush = udp_flush, .recv = udp_recv, .close = udp_close,
+    .recv_syscall = 1,
 };
 
 int hxb_rail_udp_open(const char *ifname, uint16_t *port, hxb_rail_t **rail_p,
