@@ -159,13 +159,14 @@ int hxb_engine_add_rail(hxb_engine_t *e, hxb_rail_t *rail)
         return -EMSGSIZE;
     }
     rail->index = e->nrails;
-    if (rail->ops->recv_syscall && rail->fd >= 0 && e->npoll >= 0) {
+    rail->sys_ready = 1;
+    if (rail->sysfd >= 0 && e->npoll >= 0) {
         struct epoll_event ev = {.events = EPOLLIN, .data.u32 = (uint32_t)rail->index};
 
         if (e->pollfd < 0) {
             e->pollfd = epoll_create1(EPOLL_CLOEXEC);
         }
-        if (e->pollfd < 0 || epoll_ctl(e->pollfd, EPOLL_CTL_ADD, rail->fd, &ev) < 0) {
+        if (e->pollfd < 0 || epoll_ctl(e->pollfd, EPOLL_CTL_ADD, rail->sysfd, &ev) < 0) {
             e->npoll = -1;          /* poll every rail every pass instead */
         } else {
             e->npoll++;
@@ -425,7 +426,9 @@ static void engine_rx_cb(void *arg, hxb_rail_t *rail, void *data, size_t size,
         p->addr[rail->index].ip = src->ip;
         p->addr[rail->index].port = src->port;
     }
-    memcpy(p->addr[rail->index].mac, src->mac, 6);
+    if (src->mac[0] | src->mac[1] | src->mac[2] | src->mac[3] | src->mac[4] | src->mac[5]) {
+        memcpy(p->addr[rail->index].mac, src->mac, 6);   /* not by UDP */
+    }
     p->rail_mask |= 1u << rail->index;
     hxb_rx_frame(p, rail, h, size);
 }
@@ -517,9 +520,7 @@ unsigned hxb_engine_progress(hxb_engine_t *e)
     for (i = 0; i < e->nrails; i++) {
         int got;
 
-        if (!(ready & (1u << i))) {
-            continue;                   /* nothing waits on this one */
-        }
+        e->rails[i]->sys_ready = !!(ready & (1u << i));
         got = e->rails[i]->ops->recv(e->rails[i], engine_rx_cb, e, 64);
         n += got;
         drained &= got < 64;

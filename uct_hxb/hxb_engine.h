@@ -32,13 +32,20 @@
 typedef struct hxb_engine hxb_engine_t;
 typedef struct hxb_peer   hxb_peer_t;
 
+/* hxb_engine_cfg_t.csum */
+enum {
+    HXB_CSUM_NONE    = 0,
+    HXB_CSUM_ALL     = 1,   /* every frame                                  */
+    HXB_CSUM_CARRIER = 2,   /* frames whose carrier has no checksum (raw)   */
+};
+
 typedef struct hxb_engine_cfg {
     uint64_t job_key;
     uint16_t node_id, proc_id;
     uint32_t epoch;           /* random per engine instance              */
     unsigned window;          /* frames in flight per peer, power of 2   */
     size_t   max_msg;         /* largest AM (bcopy) message              */
-    int      csum;            /* checksum every frame                    */
+    int      csum;            /* HXB_CSUM_*: which frames carry a checksum */
     double   rto_min, rto_max;/* seconds                                 */
     double   rto_init;        /* before the first RTT sample             */
     double   ack_delay;       /* seconds a received frame may stay unacked */

@@ -38,11 +38,11 @@ typedef struct hxb_rail_ops {
     /* deliver up to max received frames to cb; returns how many */
     int  (*recv)(hxb_rail_t *rail, hxb_rx_cb_t cb, void *arg, int max);
     void (*close)(hxb_rail_t *rail);
-    /* recv is a system call even when nothing waits (UDP sockets; raw rails
-     * read their mmapped ring): with several such rails, the engine asks
-     * epoll which are ready, one call per pass instead of one per rail */
-    int  recv_syscall;
+    /* optional: a frame of len bytes to dst goes by a carrier with its own
+     * checksum (dual rails: bulk frames by UDP), so hxb's may be left out */
+    int  (*carrier_csum)(hxb_rail_t *rail, const hxb_raddr_t *dst, size_t len);
 } hxb_rail_ops_t;
+
 
 typedef struct hxb_rail_stats {
     uint64_t tx_frames, tx_bytes, tx_again, tx_errors;
@@ -54,6 +54,12 @@ struct hxb_rail {
     const hxb_rail_ops_t *ops;
     int              index;        /* position in the engine's rail table  */
     int              fd;           /* pollable descriptor, -1 if none       */
+    /* A socket recv reads with a system call even when nothing waits (UDP;
+     * raw rails read their mmapped ring), -1 if none. With several rails,
+     * the engine asks epoll which of these are ready, one call per pass,
+     * and sets sys_ready before recv: 0 = nothing waits on sysfd. */
+    int              sysfd;
+    int              sys_ready;
     size_t           mtu;          /* largest hxb frame (header included)   */
     char             ifname[16];
     uint8_t          mac[6];
@@ -68,7 +74,14 @@ struct hxb_rail {
     hxb_rail_stats_t stats;
 };
 
-typedef enum { HXB_RAIL_RAW = 0, HXB_RAIL_UDP = 1 } hxb_rail_kind_t;
+static inline int hxb_rail_carrier_csum(hxb_rail_t *rail, const hxb_raddr_t *dst,
+                                        size_t len)
+{
+    return rail->ops->carrier_csum && rail->ops->carrier_csum(rail, dst, len);
+}
+
+/* DUAL: raw and UDP on one NIC, bulk frames by UDP (hxb_rail_dual.c) */
+typedef enum { HXB_RAIL_RAW = 0, HXB_RAIL_UDP = 1, HXB_RAIL_DUAL = 2 } hxb_rail_kind_t;
 
 /* Open a rail on interface `ifname`. proc_id is this process's id on the
  * node (raw rails steer frames with it in the kernel); for UDP rails *port

@@ -187,6 +187,7 @@ int hxb_rail_mem_pair(size_t mtu, const hxb_mem_faults_t *faults,
         hxb_rail_mem_t *m = both[i];
         m->super.ops = &mem_ops;
         m->super.fd = -1;
+        m->super.sysfd = -1;
         m->super.mtu = mtu;
         m->super.up = 1;
         m->super.speed = 125e6;

@@ -298,6 +298,7 @@ int hxb_rail_raw_open(const char *ifname, uint16_t proc_id, hxb_rail_t **rail_p,
     }
     w->super.ops = &raw_ops;
     w->super.fd = fd;
+    w->super.sysfd = -1;
     snprintf(w->super.ifname, sizeof(w->super.ifname), "%s", ifname);
     *rail_p = &w->super;
     return 0;

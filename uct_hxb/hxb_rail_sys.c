@@ -17,6 +17,8 @@ int hxb_rail_raw_open(const char *ifname, uint16_t proc_id, hxb_rail_t **rail_p,
                       char *err, size_t errlen);
 int hxb_rail_udp_open(const char *ifname, uint16_t *port, hxb_rail_t **rail_p,
                       char *err, size_t errlen);
+int hxb_rail_dual_open(const char *ifname, uint16_t *port, hxb_rail_t **rail_p,
+                       char *err, size_t errlen);
 
 static long read_sysfs_long(const char *ifname, const char *attr, long dflt)
 {
@@ -84,9 +86,9 @@ int hxb_rail_open(hxb_rail_kind_t kind, const char *ifname, uint16_t proc_id,
         snprintf(err, errlen, "rail interface '%s' does not exist", ifname);
         return -ENODEV;
     }
-    ret = (kind == HXB_RAIL_RAW) ?
-          hxb_rail_raw_open(ifname, proc_id, rail_p, err, errlen) :
-          hxb_rail_udp_open(ifname, port, rail_p, err, errlen);
+    ret = (kind == HXB_RAIL_RAW)  ? hxb_rail_raw_open(ifname, proc_id, rail_p, err, errlen) :
+          (kind == HXB_RAIL_DUAL) ? hxb_rail_dual_open(ifname, port, rail_p, err, errlen) :
+                                    hxb_rail_udp_open(ifname, port, rail_p, err, errlen);
     if (ret == 0) {
         ret = hxb_rail_refresh(*rail_p);
         if (ret) {

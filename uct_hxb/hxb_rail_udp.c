@@ -215,6 +215,9 @@ static int udp_recv(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
     hxb_raddr_t src;
     int n, i, want, got = 0;
 
+    if (!r->sys_ready) {
+        return 0;                   /* the engine's epoll saw nothing */
+    }
     memset(&src, 0, sizeof(src));
     while (got < max) {
         want = max - got < u->nrx ? max - got : u->nrx;
@@ -280,7 +283,6 @@ static void udp_close(hxb_rail_t *r)
 
 static const hxb_rail_ops_t udp_ops = {
     .send = udp_send, .flush = udp_flush, .recv = udp_recv, .close = udp_close,
-    .recv_syscall = 1,
 };
 
 int hxb_rail_udp_open(const char *ifname, uint16_t *port, hxb_rail_t **rail_p,
@@ -370,6 +372,8 @@ int hxb_rail_udp_open(const char *ifname, uint16_t *port, hxb_rail_t **rail_p,
     }
     u->super.ops = &udp_ops;
     u->super.fd = fd;
+    u->super.sysfd = fd;
+    u->super.sys_ready = 1;
     u->super.port = *port;
     snprintf(u->super.ifname, sizeof(u->super.ifname), "%s", ifname);
     *rail_p = &u->super;

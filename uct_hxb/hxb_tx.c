@@ -157,7 +157,10 @@ static void tx_transmit(hxb_peer_t *p, uint32_t seq, hxb_txslot_t *s, int r)
         iov[n].iov_base = (void *)s->data;
         iov[n++].iov_len = s->data_len;
     }
-    if (e->cfg.csum) {
+    if (e->cfg.csum == HXB_CSUM_ALL ||
+        (e->cfg.csum == HXB_CSUM_CARRIER &&
+         !hxb_rail_carrier_csum(e->rails[r], &p->addr[r],
+                                s->hb_len + s->inl_len + s->data_len))) {
         /* the sum covers the extension (in hb after the header) and data */
         struct iovec civ[3];
         civ[0].iov_base = h + 1;
@@ -165,6 +168,9 @@ static void tx_transmit(hxb_peer_t *p, uint32_t seq, hxb_txslot_t *s, int r)
         memcpy(civ + 1, iov + 1, (n - 1) * sizeof(*iov));
         h->flags |= HXB_F_CSUM;
         h->csum = hxb_frame_csum(h, civ, n);
+    } else {
+        h->flags &= (uint8_t)~HXB_F_CSUM;  /* a resend may take another path */
+        h->csum = 0;
     }
     e->rails[r]->ops->send(e->rails[r], &p->addr[r], iov, n);
     if (s->state == TX_INFLIGHT) {

@@ -31,7 +31,7 @@ typedef struct __attribute__((packed)) uct_hxb_rail_addr {
 typedef struct __attribute__((packed)) uct_hxb_device_addr {
     uint32_t fabric;      /* hash of the job key: other jobs unreachable */
     uint16_t node;
-    uint8_t  mode;        /* HXB_RAIL_RAW / HXB_RAIL_UDP */
+    uint8_t  mode;        /* HXB_RAIL_RAW / _UDP / _DUAL */
     uint8_t  flags;       /* UCT_HXB_DEV_* */
 } uct_hxb_device_addr_t;
 

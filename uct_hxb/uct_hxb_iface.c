@@ -46,7 +46,9 @@ static ucs_config_field_t uct_hxb_iface_config_table[] = {
 
     {"MODE", "auto",
      "Rail kind: 'raw' (Ethernet frames, needs CAP_NET_RAW), 'udp' (UDP\n"
-     "datagrams, unprivileged) or 'auto' (raw if permitted, else udp).",
+     "datagrams, unprivileged), 'dual' (both on each NIC: bulk frames by UDP\n"
+     "with segmentation offload, the rest raw; needs CAP_NET_RAW) or 'auto'\n"
+     "(dual if permitted, else udp).",
      ucs_offsetof(uct_hxb_iface_config_t, mode), UCS_CONFIG_TYPE_STRING},
 
     {"JOB_KEY", "",
@@ -362,7 +364,8 @@ uint32_t uct_hxb_iface_peer_rails(uct_hxb_iface_t *iface,
                 continue;
             }
             memcpy(addrs[i].mac, ti->mac, 6);
-            addrs[i].ip = ti->ip;
+            /* a relay forwards raw frames, not UDP to its own address */
+            addrs[i].ip = (hop == dev->node) ? ti->ip : 0;
         } else {
             for (j = 0; j < ucs_min(ifa->nrails, UCT_HXB_ADDR_RAILS); j++) {
                 if (r->ip && ((r->ip & prefix_mask(r->prefix)) ==
@@ -398,7 +401,7 @@ static int uct_hxb_iface_is_reachable(const uct_iface_h tl_iface,
     }
     /* raw frames do not loop back inside a host: same-node peers belong to
      * shared memory transports */
-    if ((iface->mode == HXB_RAIL_RAW) && (dev->node == iface->dev_addr.node)) {
+    if ((iface->mode != HXB_RAIL_UDP) && (dev->node == iface->dev_addr.node)) {
         return 0;
     }
     return uct_hxb_iface_peer_rails(iface, dev, ifa, addrs) != 0;
@@ -574,10 +577,12 @@ static ucs_status_t uct_hxb_iface_open_rails(uct_hxb_iface_t *self,
     }
     if (!strcmp(config->mode, "udp")) {
         self->mode = HXB_RAIL_UDP;
-    } else if (!strcmp(config->mode, "raw") || !strcmp(config->mode, "auto")) {
+    } else if (!strcmp(config->mode, "dual") || !strcmp(config->mode, "auto")) {
+        self->mode = HXB_RAIL_DUAL;
+    } else if (!strcmp(config->mode, "raw")) {
         self->mode = HXB_RAIL_RAW;
     } else {
-        ucs_error("UCX_HXB_MODE=%s: must be raw, udp or auto", config->mode);
+        ucs_error("UCX_HXB_MODE=%s: must be raw, udp, dual or auto", config->mode);
         return UCS_ERR_INVALID_PARAM;
     }
 
@@ -590,34 +595,30 @@ static ucs_status_t uct_hxb_iface_open_rails(uct_hxb_iface_t *self,
         for (i = 0; i < n; i++) {
             ret = hxb_rail_open(HXB_RAIL_RAW, names[i], ntohs(port),
                                 NULL, &rail, err, sizeof(err));
-            if ((ret == -EPERM) || (ret == -EACCES)) {
-                if (!strcmp(config->mode, "raw")) {
-                    ucs_error("hxb: %s", err);
-                    return UCS_ERR_IO_ERROR;
-                }
-                ucs_debug("hxb: %s; using UDP rails", err);
-                self->mode = HXB_RAIL_UDP;
-                break;
-            } else if (ret < 0) {
+            if (ret < 0) {
                 ucs_error("hxb: %s", err);
                 return UCS_ERR_IO_ERROR;
             }
             hxb_engine_add_rail(self->engine, rail);
         }
-        if (self->mode == HXB_RAIL_RAW) {
-            self->iface_addr.proc = port;
-            return UCS_OK;
-        }
-        close(self->port_fd);
-        self->port_fd = -1;
+        self->iface_addr.proc = port;
+        return UCS_OK;
     }
 
-    /* UDP: the same port on every rail address is our process id; if it is
-     * taken on a later rail, the caller starts over with another port */
+    /* UDP and dual: the same port on every rail address is our process id;
+     * if it is taken on a later rail, the caller starts over with another */
     port = 0;
     for (i = 0; i < n; i++) {
-        ret = hxb_rail_open(HXB_RAIL_UDP, names[i], 0, &port, &rail, err,
+        ret = hxb_rail_open(self->mode, names[i], 0, &port, &rail, err,
                             sizeof(err));
+        if (((ret == -EPERM) || (ret == -EACCES)) && (i == 0) &&
+            (self->mode == HXB_RAIL_DUAL) && !strcmp(config->mode, "auto")) {
+            ucs_debug("hxb: %s; using UDP rails", err);
+            self->mode = HXB_RAIL_UDP;    /* no CAP_NET_RAW: UDP alone */
+            port = 0;
+            i = -1;
+            continue;
+        }
         if (ret < 0) {
             if ((ret == -EADDRINUSE) && (i > 0)) {
                 ucs_debug("hxb: %s, retrying", err);
@@ -626,7 +627,7 @@ static ucs_status_t uct_hxb_iface_open_rails(uct_hxb_iface_t *self,
             ucs_error("hxb: %s", err);
             return UCS_ERR_IO_ERROR;
         }
-        if (!config->udp_offload) {
+        if (!config->udp_offload && (self->mode == HXB_RAIL_UDP)) {
             hxb_rail_udp_no_offload(rail);
         }
         hxb_engine_add_rail(self->engine, rail);
@@ -740,8 +741,11 @@ static UCS_CLASS_INIT_FUNC(uct_hxb_iface_t, uct_md_h md, uct_worker_h worker,
         hxb_engine_cfg_t *c = (hxb_engine_cfg_t*)hxb_engine_cfg(self->engine);
         hxb_rail_t *r0 = hxb_engine_rail(self->engine, 0);
         c->proc_id = ntohs(self->iface_addr.proc);
-        c->csum    = (config->checksum == UCS_YES) ||
-                     ((config->checksum == UCS_TRY) && (self->mode == HXB_RAIL_RAW));
+        /* try: where the carrier has no checksum of its own (raw frames;
+         * UDP rails have UDP's, dual rails' bulk frames go by UDP) */
+        c->csum    = (config->checksum == UCS_YES) ? HXB_CSUM_ALL :
+                     ((config->checksum == UCS_TRY) && (self->mode != HXB_RAIL_UDP)) ?
+                     HXB_CSUM_CARRIER : HXB_CSUM_NONE;
         if (node >= 0) {
             c->node_id = (uint16_t)node;
         } else if (r0->ip) {
@@ -752,7 +756,7 @@ static UCS_CLASS_INIT_FUNC(uct_hxb_iface_t, uct_md_h md, uct_worker_h worker,
     }
 
     /* relays forward raw frames only (hxb-relayd's tc program) */
-    self->relay = self->have_topo && (self->mode == HXB_RAIL_RAW) &&
+    self->relay = self->have_topo && (self->mode != HXB_RAIL_UDP) &&
                   (config->relay != UCS_NO);
     self->relay_check  = (config->relay == UCS_TRY);
     self->relay_warned = 0;
@@ -827,7 +831,8 @@ static UCS_CLASS_INIT_FUNC(uct_hxb_iface_t, uct_md_h md, uct_worker_h worker,
     ucs_debug("hxb: iface %p node %u proc %u epoch 0x%x, %d %s rails, frag %zu",
               self, self->dev_addr.node, ntohs(self->iface_addr.proc),
               self->iface_addr.epoch, hxb_engine_num_rails(self->engine),
-              (self->mode == HXB_RAIL_RAW) ? "raw" : "udp",
+              (self->mode == HXB_RAIL_RAW) ? "raw" :
+              (self->mode == HXB_RAIL_DUAL) ? "dual" : "udp",
               hxb_engine_frag_size(self->engine));
     /* the md tells every engine when registered memory goes away */
     ucs_list_add_tail(&self->md->ifaces, &self->md_link);
