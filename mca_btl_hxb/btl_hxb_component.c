@@ -30,8 +30,9 @@ static mca_btl_hxb_uct_param_t mca_btl_hxb_uct_params[] = {
     {"node", "NODE",
      "This node's name in the topology file (UCX_HXB_NODE). Empty: the host name", NULL},
     {"mode", "MODE",
-     "Rail kind: raw (Ethernet frames, needs CAP_NET_RAW), udp, or auto "
-     "(raw if permitted, else udp) (UCX_HXB_MODE)", NULL},
+     "Rail kind: raw (Ethernet frames, needs CAP_NET_RAW), udp, dual (both "
+     "on each NIC: bulk frames by UDP, the rest raw; needs CAP_NET_RAW) or "
+     "auto (dual if permitted, else udp) (UCX_HXB_MODE)", NULL},
     {"job_key", "JOB_KEY",
      "64-bit key every frame carries; frames of other jobs are dropped "
      "(UCX_HXB_JOB_KEY). Empty: derived from the PMIx namespace of the job", NULL},
@@ -39,7 +40,7 @@ static mca_btl_hxb_uct_param_t mca_btl_hxb_uct_params[] = {
      "Frames in flight per peer, a power of 2 up to 1024; same on every process "
      "(UCX_HXB_WINDOW)", NULL},
     {"checksum", "CHECKSUM",
-     "End-to-end frame checksum: yes, no or try (= yes on raw rails) "
+     "End-to-end frame checksum: yes, no or try (= on frames sent raw) "
      "(UCX_HXB_CHECKSUM)", NULL},
     {"rto_min", "RTO_MIN", "Smallest retransmission timeout, e.g. 1ms (UCX_HXB_RTO_MIN)", NULL},
     {"rto_max", "RTO_MAX", "Largest retransmission timeout, e.g. 200ms (UCX_HXB_RTO_MAX)", NULL},

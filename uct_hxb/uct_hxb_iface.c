@@ -66,8 +66,8 @@ static ucs_config_field_t uct_hxb_iface_config_table[] = {
      ucs_offsetof(uct_hxb_iface_config_t, max_bcopy), UCS_CONFIG_TYPE_MEMUNITS},
 
     {"CHECKSUM", "try",
-     "Checksum every frame: yes, no, or try (= yes on raw rails; UDP rails\n"
-     "have the kernel's checksum).",
+     "Checksum frames end to end: yes (every frame), no, or try (frames sent\n"
+     "raw; UDP carries its own checksum, so frames sent by UDP go without).",
      ucs_offsetof(uct_hxb_iface_config_t, checksum), UCS_CONFIG_TYPE_TERNARY},
 
     {"RTO_MIN", "1ms", "Smallest retransmission timeout.",
