@@ -202,7 +202,7 @@ struct hxb_engine {
     hxb_callbacks_t    cb;
     hxb_rail_t        *rails[HXB_MAX_RAILS];
     int                nrails;
-    int                pollfd;      /* epoll set of the recv_syscall rails */
+    int                pollfd;      /* epoll set of the rails' sysfds      */
     int                npoll;       /* ... how many, -1: epoll failed      */
     uint32_t           poll_mask;   /* ... which                            */
     unsigned           rail_inflight[HXB_MAX_RAILS];

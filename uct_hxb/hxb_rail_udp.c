@@ -241,16 +241,15 @@ static int udp_recv(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
             r->stats.rx_bytes += len;
             seg = u->gro ? udp_gro_seg(&u->rxm[i].msg_hdr, len) : len;
             r->stats.rx_gro += seg < len;
-            for (off = 0; off < len || off == 0; off += seg) {
+            off = 0;
+            do {                        /* an empty datagram: one empty frame */
                 size_t flen = len - off < seg ? len - off : seg;
 
                 r->stats.rx_frames++;
                 got++;
                 cb(arg, r, p + off, flen, &src);
-                if (seg == 0) {
-                    break;                          /* an empty datagram */
-                }
-            }
+                off += flen;
+            } while (off < len);
         }
         if (n < want) {
             break;
@@ -293,7 +292,6 @@ int hxb_rail_udp_open(const char *ifname, uint16_t *port, hxb_rail_t **rail_p,
     struct ifreq ifr;
     socklen_t salen = sizeof(sa);
     int fd, i, bufsz = UDP_SOCKBUF, ret;
-
     size_t bufsize = UDP_BUF_SIZE;
 
     u = calloc(1, sizeof(*u));

@@ -94,11 +94,6 @@ int hxb_tx_pick_rail(hxb_peer_t *p, int avoid)
 /* frames in flight, per rail (all peers), per path and per peer */
 static void inflight_add(hxb_peer_t *p, int r)
 {
-    /* a frame leaving may be due before the RTO check planned when the
-     * others left (none in flight then, or the RTO has shrunk since) */
-    if (p->e->now + p->rto < p->next_rto_check) {
-        p->next_rto_check = p->e->now + p->rto;
-    }
     p->e->rail_inflight[r]++;
     p->rail_out[r]++;
     p->tx_inflight++;
@@ -181,6 +176,11 @@ static void tx_transmit(hxb_peer_t *p, uint32_t seq, hxb_txslot_t *s, int r)
     s->rail_ctr = ++p->rail_ctr[r];
     s->sent_at = e->now;
     inflight_add(p, r);
+    /* it may be due before the RTO check planned when the others left
+     * (none in flight then, or the RTO has shrunk since) */
+    if (e->now + p->rto < p->next_rto_check) {
+        p->next_rto_check = e->now + p->rto;
+    }
     e->stats.tx_frames++;
     /* the cumulative ack rode along: a separate ACK is needed only while
      * frames beyond a hole wait to be acknowledged selectively */
@@ -864,6 +864,7 @@ void hxb_tx_timers(hxb_peer_t *p)
             }
         }
         double first = 0;       /* the earliest deadline not yet due */
+        unsigned due = 0;
 
         for (seq = p->tx_una; seq != p->tx_push; seq++) {
             hxb_txslot_t *s = SLOT(p, seq);
@@ -872,15 +873,16 @@ void hxb_tx_timers(hxb_peer_t *p)
             }
             if (now - s->sent_at < rto[s->rail]) {
                 first = hxb_wake_min(first, s->sent_at + rto[s->rail]);
-            } else if (!old || s->sent_at < old->sent_at) {
-                if (old) {
-                    first = now;    /* another due frame: next pass */
-                }
+                continue;
+            }
+            due++;
+            if (!old || s->sent_at < old->sent_at) {
                 old = s;
                 old_seq = seq;
-            } else {
-                first = now;
             }
+        }
+        if (due > 1) {
+            first = now;            /* the others at the next check */
         }
         if (old) {
             r = old->rail;
