@@ -471,11 +471,16 @@ static ucs_status_t uct_hxb_iface_event_arm(uct_iface_h tl_iface, unsigned event
         its.it_value.tv_sec  = (time_t)at;
         its.it_value.tv_nsec = (long)((at - (double)(time_t)at) * 1e9);
     }
-    /* setting it (or disarming it: all zero) also clears a past expiry */
-    if (timerfd_settime(iface->timer_fd, TFD_TIMER_ABSTIME, &its, NULL) < 0) {
+    /* setting it (or disarming it: all zero) also clears a past expiry.
+     * Unchanged, it needs no call: at is in the future, so the timer set
+     * to it has not expired (and a disarmed one has no expiry). */
+    if (at != iface->timer_at &&
+        timerfd_settime(iface->timer_fd, TFD_TIMER_ABSTIME, &its, NULL) < 0) {
+        iface->timer_at = -1;
         ucs_error("hxb: timerfd_settime: %m");
         return UCS_ERR_BUSY;     /* cannot sleep safely: keep polling */
     }
+    iface->timer_at = at;
     iface->sleeps++;
     iface->sleeps_timed += at != 0;
     return UCS_OK;
@@ -666,6 +671,7 @@ static UCS_CLASS_INIT_FUNC(uct_hxb_iface_t, uct_md_h md, uct_worker_h worker,
     self->port_fd = -1;
     self->epfd    = -1;
     self->timer_fd = -1;
+    self->timer_at = 0;
     ucs_list_head_init(&self->eps);
 
     if (config->topo[0] != '\0') {
