@@ -18,7 +18,7 @@ topo=/run/hxb/$NAME/topo.conf
 run() { "$TB" exec --name $NAME "$@"; }
 E=(env LD_PRELOAD="$LIB" UCX_HXB_TOPO="$topo" UCX_TLS=hxb,self)
 
-echo "== hxb demo: nodes n0 and n1, 2 rails of 1 Gbit/s, raw Ethernet (EtherType 0x88B5)"
+echo "== hxb demo: nodes n0 and n1, 2 rails of 1 Gbit/s, dual rails (bulk frames by UDP, the rest raw Ethernet, EtherType 0x88B5)"
 run n0 "${E[@]}" "$BIN/hxb-ucp-test" -p 13337 -n 200 -t 120 >/tmp/hxbdemo.srv.$$ 2>&1 &
 srv=$!
 run n1 "${E[@]}" "$BIN/hxb-ucp-test" -c 198.18.0.1 -p 13337 -n 200 -t 120
