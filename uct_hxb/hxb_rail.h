@@ -43,7 +43,6 @@ typedef struct hxb_rail_ops {
     int  (*carrier_csum)(hxb_rail_t *rail, const hxb_raddr_t *dst, size_t len);
 } hxb_rail_ops_t;
 
-
 typedef struct hxb_rail_stats {
     uint64_t tx_frames, tx_bytes, tx_again, tx_errors;
     uint64_t rx_frames, rx_bytes, rx_ring_drops;
@@ -90,6 +89,15 @@ typedef enum { HXB_RAIL_RAW = 0, HXB_RAIL_UDP = 1, HXB_RAIL_DUAL = 2 } hxb_rail_
  * is one) to err. */
 int hxb_rail_open(hxb_rail_kind_t kind, const char *ifname, uint16_t proc_id,
                   uint16_t *port, hxb_rail_t **rail_p, char *err, size_t errlen);
+
+/* the openers of each kind behind hxb_rail_open (the dual rail opens one
+ * of each); same conventions */
+int hxb_rail_raw_open(const char *ifname, uint16_t proc_id, hxb_rail_t **rail_p,
+                      char *err, size_t errlen);
+int hxb_rail_udp_open(const char *ifname, uint16_t *port, hxb_rail_t **rail_p,
+                      char *err, size_t errlen);
+int hxb_rail_dual_open(const char *ifname, uint16_t *port, hxb_rail_t **rail_p,
+                       char *err, size_t errlen);
 
 /* UDP rails: send and receive frame by frame, without segmentation
  * offload (UDP_SEGMENT) and receive coalescing (UDP_GRO) */

@@ -21,11 +21,6 @@
 #include <sys/epoll.h>
 #include <unistd.h>
 
-int hxb_rail_raw_open(const char *ifname, uint16_t proc_id, hxb_rail_t **rail_p,
-                      char *err, size_t errlen);
-int hxb_rail_udp_open(const char *ifname, uint16_t *port, hxb_rail_t **rail_p,
-                      char *err, size_t errlen);
-
 typedef struct hxb_rail_dual {
     hxb_rail_t  super;
     hxb_rail_t *raw, *udp;

@@ -13,13 +13,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-int hxb_rail_raw_open(const char *ifname, uint16_t proc_id, hxb_rail_t **rail_p,
-                      char *err, size_t errlen);
-int hxb_rail_udp_open(const char *ifname, uint16_t *port, hxb_rail_t **rail_p,
-                      char *err, size_t errlen);
-int hxb_rail_dual_open(const char *ifname, uint16_t *port, hxb_rail_t **rail_p,
-                       char *err, size_t errlen);
-
 static long read_sysfs_long(const char *ifname, const char *attr, long dflt)
 {
     char path[128], buf[64];
