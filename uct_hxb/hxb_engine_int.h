@@ -10,6 +10,7 @@
 #define HXB_PEER_HASH 256
 #define HXB_REO_DECAY 0.25    /* s: a widened reordering window halves */
 #define HXB_TX_AHEAD  32     /* frames numbered but not yet pushed, at most */
+#define HXB_BURST_MIN 8      /* frames of room before a new burst (hxb_tx.c) */
 #define HXB_BUNDLE_MAX 2048   /* am_bcopy messages up to this share frames */
 #define HXB_RAIL_CAP_MIN 4.0  /* frames: a rail's window never shrinks below */
 #define HXB_CWND_MIN 2.0      /* frames: a path's window never shrinks below */
@@ -138,6 +139,7 @@ struct hxb_peer {
      * grows by a frame per window of acked frames. */
     double         cwnd[HXB_MAX_RAILS];
     uint32_t       rail_out[HXB_MAX_RAILS];  /* frames in flight to it on r */
+    int            bursting;       /* a burst to it is under way (hxb_tx.c) */
     double         cc_first[HXB_MAX_RAILS];  /* first loss of the pending event */
     double         cc_cut[HXB_MAX_RAILS];    /* last halving: losses of frames
                                               * sent before it belong to it */

@@ -62,15 +62,46 @@ void hxb_tx_hdr(hxb_peer_t *p, hxb_hdr_t *h, unsigned kind, size_t len)
     h->csum = 0;
 }
 
+/* May a new burst to the peer start? Only once its rails have room for
+ * HXB_BURST_MIN frames together (a quarter of their windows, if less). The
+ * last frame of a window-limited burst is acked at once; a sender that
+ * went whenever a frame's room opened would answer an ack that frees two
+ * frames with a burst of two, whose last frame draws the next ack at once:
+ * bursts and acks would split down to a few frames each (PROTOCOL.md 8.4).
+ * A burst under way goes on while any rail has room. */
+static int tx_burst_room(const hxb_peer_t *p)
+{
+    const hxb_engine_t *e = p->e;
+    double room = 0, limit = 0, cap, out;
+    int r;
+
+    for (r = 0; r < e->nrails; r++) {
+        if (!(p->rail_mask & (1u << r)) || !e->rails[r]->up) {
+            continue;
+        }
+        cap = e->rail_cap[r] - e->rail_inflight[r];
+        out = p->cwnd[r] - p->rail_out[r];
+        if (cap > 0 && out > 0) {
+            room += cap < out ? cap : out;
+        }
+        limit += e->rail_cap[r] < p->cwnd[r] ? e->rail_cap[r] : p->cwnd[r];
+    }
+    return room >= HXB_BURST_MIN || (room >= 1 && room >= limit / 4);
+}
+
 /* Choose the rail for the next frame: the least loaded (frames in flight
  * per byte/s of speed) among the usable rails that reach the peer and have
- * room. Rails that lost frames recently are used only if nothing else is. */
+ * room. Rails that lost frames recently are used only if nothing else is.
+ * `avoid` >= 0 asks for a retransmission's rail: any room will do. */
 int hxb_tx_pick_rail(hxb_peer_t *p, int avoid)
 {
     hxb_engine_t *e = p->e;
     double best = 1e300, load;
     int r, pick = -1, pass;
 
+    if (avoid < 0 && !p->bursting && !tx_burst_room(p)) {
+        return -1;
+    }
     for (pass = 0; pass < 2 && pick < 0; pass++) {
         uint32_t mask = p->rail_mask & ~(pass ? 0 : p->suspect_mask);
         for (r = 0; r < e->nrails; r++) {
@@ -136,10 +167,12 @@ static void tx_transmit(hxb_peer_t *p, uint32_t seq, hxb_txslot_t *s, int r)
      * cover it. The last of a burst, the last the windows let out before
      * an ack must open them, and every retransmission ask for an ack as
      * soon as the peer's queues drain (PROTOCOL.md 8.4). */
+    p->bursting = 1;
     if (s->state == TX_QUEUED && (seq + 1 != p->tx_next || ops_queued(p)) &&
         tx_window_open_after(p, seq, r)) {
         h->flags |= HXB_F_MORE;
     } else {
+        p->bursting = 0;      /* the burst ends: the peer acks at once */
         h->flags &= (uint8_t)~HXB_F_MORE;
     }
     iov[0].iov_base = s->hb;

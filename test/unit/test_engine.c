@@ -990,6 +990,72 @@ static void fill_pattern(uint8_t *p, size_t len, unsigned salt)
     }
 }
 
+/* an ACK frame from B acknowledging A's frames below cum */
+static void send_ack_from_b(uint32_t cum)
+{
+    uint8_t f[sizeof(hxb_hdr_t) + sizeof(hxb_ack_ext_t)] = {0};
+    hxb_hdr_t *h = (hxb_hdr_t *)f;
+    hxb_ack_ext_t *a = (hxb_ack_ext_t *)(h + 1);
+    hxb_raddr_t to = {0};
+    struct iovec iov = {f, sizeof(f)};
+
+    h->version = HXB_VERSION;
+    h->kind = HXB_K_ACK;
+    h->hops = HXB_HOPS_MAX;
+    h->len = sizeof(*a);
+    h->job_key = KEY_A;
+    h->src_node = NODE_B;
+    h->src_proc = PROC_B;
+    h->dst_node = NODE_A;
+    h->dst_proc = PROC_A;
+    h->src_epoch = EPOCH_B;
+    h->dst_epoch = EPOCH_A;
+    h->ack = 0;                 /* B has sent nothing */
+    a->cum = cum;
+    ck_assert_int_eq(W.rb[0]->ops->send(W.rb[0], &to, &iov, 1), 0);
+    W.rb[0]->ops->flush(W.rb[0]);
+}
+
+/* A window-limited sender does not answer an ack that frees a frame or
+ * two with a burst that short: its last frame would draw the next ack at
+ * once, and acks would multiply (PROTOCOL.md 8.4, Bursts). It waits for
+ * room for HXB_BURST_MIN frames, then fills the window. */
+START_TEST(test_burst_waits_for_room)
+{
+    opts_t o = {.nrails = 1, .mtu = 9000, .region_len = 1u << 20};
+    uint8_t *src = malloc(1u << 20);
+    comp_t c = {0};
+    uint64_t sent;
+    int i;
+
+    world_init(&o);
+    ck_assert_ptr_nonnull(src);
+    fill_pattern(src, 1u << 20, 9);
+    ck_assert_int_eq(hxb_put(W.a.peer, src, 1u << 20, (uintptr_t)W.b.region,
+                             RKEY_B, &c), HXB_INPROGRESS);
+    for (i = 0; i < 10; i++) {
+        hxb_engine_progress(W.a.e);   /* B stays silent: the window fills */
+    }
+    sent = a_rails_frames(NULL);
+    ck_assert_uint_gt(sent, 8);
+    ck_assert_uint_lt(sent, 118);     /* 1 MiB is 118 frames of 8896 bytes */
+    send_ack_from_b(2);
+    for (i = 0; i < 10; i++) {
+        hxb_engine_progress(W.a.e);
+    }
+    ck_assert_uint_eq(a_rails_frames(NULL), sent);   /* two frames of room */
+    send_ack_from_b(10);
+    for (i = 0; i < 10; i++) {
+        hxb_engine_progress(W.a.e);
+    }
+    ck_assert_uint_eq(a_rails_frames(NULL), sent + 10); /* the window refilled */
+    PUMP_UNTIL(c.count);
+    ck_assert_int_eq(c.status, 0);
+    ck_assert(memcmp(W.b.region, src, 1u << 20) == 0);
+    free(src);
+}
+END_TEST
+
 START_TEST(test_put_faults)
 {
     opts_t o = {.nrails = 4, .faults = FAULTS, .csum = 1, .region_len = BIG};
@@ -1733,6 +1799,7 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, test_am_bidirectional);
     tcase_add_test(tc, test_am_bundles);
     tcase_add_test(tc, test_am_one_rail_clean);
+    tcase_add_test(tc, test_burst_waits_for_room);
     tcase_add_test(tc, test_rail_queue_backoff);
     tcase_add_test(tc, test_path_window);
     tcase_add_test(tc, test_path_window_undo);
