@@ -62,6 +62,16 @@ void hxb_tx_hdr(hxb_peer_t *p, hxb_hdr_t *h, unsigned kind, size_t len)
     h->csum = 0;
 }
 
+/* Frames rail r may still take to the peer: the rail's in-flight cap (all
+ * peers) and the path's congestion window, whichever is closer. */
+static double tx_rail_room(const hxb_peer_t *p, int r)
+{
+    double cap = p->e->rail_cap[r] - p->e->rail_inflight[r];
+    double out = p->cwnd[r] - p->rail_out[r];
+
+    return cap < out ? cap : out;
+}
+
 /* May a new burst to the peer start? Only once its rails have room for
  * HXB_BURST_MIN frames together (a quarter of their windows, if less). The
  * last frame of a window-limited burst is acked at once; a sender that
@@ -72,17 +82,16 @@ void hxb_tx_hdr(hxb_peer_t *p, hxb_hdr_t *h, unsigned kind, size_t len)
 static int tx_burst_room(const hxb_peer_t *p)
 {
     const hxb_engine_t *e = p->e;
-    double room = 0, limit = 0, cap, out;
+    double room = 0, limit = 0, r_room;
     int r;
 
     for (r = 0; r < e->nrails; r++) {
         if (!(p->rail_mask & (1u << r)) || !e->rails[r]->up) {
             continue;
         }
-        cap = e->rail_cap[r] - e->rail_inflight[r];
-        out = p->cwnd[r] - p->rail_out[r];
-        if (cap > 0 && out > 0) {
-            room += cap < out ? cap : out;
+        r_room = tx_rail_room(p, r);
+        if (r_room > 0) {
+            room += r_room;
         }
         limit += e->rail_cap[r] < p->cwnd[r] ? e->rail_cap[r] : p->cwnd[r];
     }
@@ -105,8 +114,7 @@ int hxb_tx_pick_rail(hxb_peer_t *p, int avoid)
     for (pass = 0; pass < 2 && pick < 0; pass++) {
         uint32_t mask = p->rail_mask & ~(pass ? 0 : p->suspect_mask);
         for (r = 0; r < e->nrails; r++) {
-            if (!(mask & (1u << r)) || !e->rails[r]->up ||
-                e->rail_inflight[r] >= e->rail_cap[r] || p->rail_out[r] >= p->cwnd[r]) {
+            if (!(mask & (1u << r)) || !e->rails[r]->up || tx_rail_room(p, r) <= 0) {
                 continue;
             }
             load = (e->rail_inflight[r] + 1) / e->rails[r]->speed;
