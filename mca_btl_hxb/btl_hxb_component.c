@@ -50,6 +50,9 @@ static mca_btl_hxb_uct_param_t mca_btl_hxb_uct_params[] = {
      "No acknowledgement progress for this long declares the peer failed and "
      "aborts the job, e.g. 10s (UCX_HXB_PEER_TIMEOUT)", NULL},
     {"rail_inflight", "RAIL_INFLIGHT", "Frames in flight per rail (UCX_HXB_RAIL_INFLIGHT)", NULL},
+    {"cc_target", "CC_TARGET",
+     "Queueing delay a path may build before its window shrinks, e.g. 2ms; 0: windows "
+     "react to losses only (UCX_HXB_CC_TARGET)", NULL},
     {"rail_speed", "RAIL_SPEED",
      "Striping weight and reported bandwidth per rail, e.g. 1Gbps; auto = link speed "
      "(UCX_HXB_RAIL_SPEED)", NULL},

@@ -23,6 +23,7 @@ void hxb_engine_cfg_default(hxb_engine_cfg_t *c)
     c->ack_delay = 1e-3;
     c->ack_every = 16;
     c->rail_inflight = 32;
+    c->cc_target = 2e-3;
     c->peer_timeout = 10.0;
     c->probe_interval = 50e-3;
 }
@@ -247,8 +248,10 @@ static hxb_peer_t *peer_new(hxb_engine_t *e, uint16_t node, uint16_t proc,
     p->rto = e->cfg.rto_init;
     for (h = 0; h < HXB_MAX_RAILS; h++) {
         p->rail_last_ack[h] = e->now;   /* a new rail gets the benefit of doubt */
-        p->cwnd[h] = e->cfg.rail_inflight;
+        p->cwnd[h] = e->cfg.cc_target > 0 && HXB_CWND_INIT < e->cfg.rail_inflight
+                     ? HXB_CWND_INIT : e->cfg.rail_inflight;
     }
+    p->cc_ss = e->cfg.cc_target > 0 ? ~0u : 0;
     p->last_ack_progress = e->now;
     p->last_rx = e->now;
     h = peer_hash(node, proc);

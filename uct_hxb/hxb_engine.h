@@ -51,6 +51,8 @@ typedef struct hxb_engine_cfg {
     double   ack_delay;       /* seconds a received frame may stay unacked */
     unsigned ack_every;       /* ack at once after this many frames      */
     unsigned rail_inflight;   /* frames in flight per rail (flow control)*/
+    double   cc_target;       /* queueing delay a path may hold (s); 0: its
+                               * window reacts to losses only           */
     double   peer_timeout;    /* no progress for this long: peer failed  */
     double   probe_interval;  /* liveness probes of suspect rails        */
     int      yield_idle;      /* sched_yield() when a poll finds nothing */
@@ -83,6 +85,7 @@ typedef struct hxb_engine_stats {
     uint64_t am_bundled;      /* short AMs that rode in another AM's frame */
     uint64_t rail_cuts;       /* rail windows halved after local refusals */
     uint64_t cwnd_cuts;       /* path windows halved after congestion losses */
+    uint64_t cc_delay_cuts;   /* path windows shrunk for queueing delay   */
     uint64_t cwnd_undos;      /* cuts undone: the losses were late frames */
     uint64_t resp_revoked;    /* GET_RESP frames refused: region went away */
 } hxb_engine_stats_t;

@@ -16,6 +16,11 @@
 #define HXB_CWND_MIN 2.0      /* frames: a path's window never shrinks below */
 #define HXB_CWND_LOSSES 4     /* losses within a round trip that make a congestion event */
 #define HXB_CWND_UNDO_SPAN 20e-3 /* s: least time a cut waits for its duplicates */
+#define HXB_CWND_INIT 2.0     /* frames: a new path's window, in slow start */
+#define HXB_CC_WIN_MIN 8.0    /* frames: a delay cut stops there (losses go on) */
+#define HXB_CC_BETA 0.8       /* delay cut: share of the excess delay removed */
+#define HXB_CC_BASE_SPAN 10.0 /* s: a path's least round trip is renewed so often */
+#define HXB_CC_PERIOD_MIN 100e-6 /* s: least time between two delay verdicts */
 
 /* The rail and path windows (frames in flight) follow one rule, TCP's:
  * one frame more per window of acked frames, up to max ... */
@@ -152,6 +157,23 @@ struct hxb_peer {
     double         cc_prior[HXB_MAX_RAILS];
     double         cc_episode_end;
     unsigned       cc_retx, cc_dups;
+    /* Delay (hxb_tx.c, tx_cc_delay): per rail, the least round trip seen,
+     * the path's base (cc_base; renewed every HXB_CC_BASE_SPAN from
+     * cc_base_next), and the least of the current period (cc_pmin, until
+     * cc_pend). A period whose least round trip exceeds the base by more
+     * than cfg.cc_target is a standing queue: the window shrinks (at
+     * cc_dcut: frames sent before then are not judged), and grows again
+     * only after a period below the target (cc_over). */
+    double         cc_base[HXB_MAX_RAILS], cc_base_next[HXB_MAX_RAILS];
+    double         cc_pmin[HXB_MAX_RAILS], cc_pend[HXB_MAX_RAILS];
+    double         cc_dcut[HXB_MAX_RAILS];
+    double         cc_base_renew;
+    uint32_t       cc_over;
+    /* Slow start: a new path's window starts at HXB_CWND_INIT and grows by
+     * a frame per frame acked until the queueing delay reaches half the
+     * target (or a loss), so the base is measured on an empty queue, not
+     * behind a first window of 32 frames sent blind. */
+    uint32_t       cc_ss;
     /* TX */
     uint32_t       tx_next, tx_push, tx_una;
     uint32_t       resp_end;      /* after the last GET_RESP frame framed   */

@@ -117,6 +117,9 @@ typedef struct hxb_mem_faults {
     unsigned stall_ppm, stall_us; /* by chance per frame sent, the partner
                         * delivers nothing for stall_us: late frames on one
                         * rail, as from a queue or a receiver off the CPU */
+    double   rate;     /* bytes per second the link carries (0: no limit):
+                        * a frame arrives when the ones before it have
+                        * gone through, so what waits is a queue that delays */
     uint64_t seed;
 } hxb_mem_faults_t;
 
@@ -127,5 +130,8 @@ void hxb_rail_mem_set_down(hxb_rail_t *rail, int down);
 /* frames are waiting for this rail's recv: what poll() on a real rail's fd
  * would report (for tests of callers that sleep between progress calls) */
 int  hxb_rail_mem_pending(const hxb_rail_t *rail);
+/* rate-limited link: how long a frame sent to this rail now would queue
+ * behind the ones still on the wire (s) */
+double hxb_rail_mem_queue_delay(const hxb_rail_t *rail);
 
 #endif

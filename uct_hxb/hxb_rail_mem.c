@@ -12,6 +12,7 @@
 
 typedef struct mem_frame {
     size_t  len;
+    double  due;                          /* arrives then (rate-limited link) */
     uint8_t data[];
 } mem_frame_t;
 
@@ -24,6 +25,7 @@ typedef struct hxb_rail_mem {
     hxb_mem_faults_t     f;
     int                  down;
     double               stall_until;     /* deliver nothing before (s)  */
+    double               busy_until;      /* rate: the link is busy until   */
 } hxb_rail_mem_t;
 
 static uint64_t mem_rand(hxb_rail_mem_t *m)
@@ -82,6 +84,11 @@ static int mem_send(hxb_rail_t *r, const hxb_raddr_t *dst,
         return -ENOMEM;
     }
     fr->len = len;
+    fr->due = 0;
+    if (m->f.rate > 0) {
+        double now = hxb_now(), start = m->peer->busy_until > now ? m->peer->busy_until : now;
+        fr->due = m->peer->busy_until = start + len / m->f.rate;
+    }
     for (i = 0; i < iovcnt; i++) {
         memcpy(fr->data + off, iov[i].iov_base, iov[i].iov_len);
         off += iov[i].iov_len;
@@ -138,7 +145,11 @@ static int mem_recv(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
     memset(&src, 0, sizeof(src));
     memcpy(src.mac, m->peer->super.mac, 6);
     while (n < max && m->head != m->tail) {
-        fr = m->q[m->head++ % MEM_QLEN];
+        fr = m->q[m->head % MEM_QLEN];
+        if (fr->due > 0 && fr->due > hxb_now()) {
+            break;              /* still on the wire; FIFO: so is the rest */
+        }
+        m->head++;
         if (!m->down) {
             r->stats.rx_frames++;
             r->stats.rx_bytes += fr->len;
@@ -232,5 +243,14 @@ int hxb_rail_mem_pending(const hxb_rail_t *rail)
 {
     const hxb_rail_mem_t *m = (const hxb_rail_mem_t *)rail;
 
-    return m->head != m->tail && !(m->stall_until && hxb_now() < m->stall_until);
+    return m->head != m->tail && !(m->stall_until && hxb_now() < m->stall_until) &&
+           !(m->q[m->head % MEM_QLEN]->due > hxb_now());
+}
+
+double hxb_rail_mem_queue_delay(const hxb_rail_t *rail)
+{
+    const hxb_rail_mem_t *m = (const hxb_rail_mem_t *)rail;
+    double now = hxb_now();
+
+    return m->busy_until > now ? m->busy_until - now : 0;
 }

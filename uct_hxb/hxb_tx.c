@@ -505,12 +505,79 @@ static void rail_acked(hxb_peer_t *p, hxb_txslot_t *s)
     p->rail_losses[s->rail] = 0;
     p->rail_last_ack[s->rail] = p->e->now;
     hxb_engine_rail_acked(p->e, s->rail);
-    p->cwnd[s->rail] = hxb_win_grown(p->cwnd[s->rail], p->e->cfg.rail_inflight);
+    if (p->cc_ss & (1u << s->rail)) {
+        p->cwnd[s->rail] += 1;
+        if (p->cwnd[s->rail] > p->e->cfg.rail_inflight) p->cwnd[s->rail] = p->e->cfg.rail_inflight;
+    } else if (!(p->cc_over & (1u << s->rail))) {
+        p->cwnd[s->rail] = hxb_win_grown(p->cwnd[s->rail], p->e->cfg.rail_inflight);
+    }
     if (hxb_seq_lt(p->rail_hi[s->rail], s->rail_ctr)) {
         p->rail_hi[s->rail] = s->rail_ctr;
         p->rail_hi_sent[s->rail] = s->sent_at;
     }
     p->suspect_mask &= ~(1u << s->rail);
+}
+
+/* The round trip of the freshest frame that an ACK acknowledged on rail r
+ * (acks are coalesced: older frames waited for it, so only the freshest
+ * tells the path's delay). Loss-based control alone fills the path's
+ * queues until they overflow: shallow switch ports (a few ms) then drop
+ * runs of frames whenever two or three senders meet, and every control
+ * message (a rendezvous handshake) waits behind the queue. So, like
+ * Swift (Kumar et al., SIGCOMM 2020) and TCP Vegas, the window also
+ * follows the queueing delay: the least round trip of a period (a round
+ * trip of the rail) above the path's base by more than the target is a
+ * standing queue, not a late ack (a receiver off the CPU delays some acks
+ * of a period, not all), and the window shrinks by the excess share. */
+static void tx_cc_delay(hxb_peer_t *p, int r, double sent_at)
+{
+    hxb_engine_t *e = p->e;
+    double target = e->cfg.cc_target, rtt = e->now - sent_at, q, f;
+
+    /* frames sent before the last cut queued behind the old window */
+    if (target <= 0 || sent_at < p->cc_dcut[r]) {
+        return;
+    }
+    if (e->now >= p->cc_base_renew) {
+        memcpy(p->cc_base, p->cc_base_next, sizeof(p->cc_base));
+        memset(p->cc_base_next, 0, sizeof(p->cc_base_next));
+        p->cc_base_renew = e->now + HXB_CC_BASE_SPAN;
+    }
+    if (p->cc_base[r] == 0 || rtt < p->cc_base[r]) p->cc_base[r] = rtt;
+    if (p->cc_base_next[r] == 0 || rtt < p->cc_base_next[r]) p->cc_base_next[r] = rtt;
+    if (p->cc_pmin[r] == 0) {
+        /* a period opens with its first sample and lasts a round trip of
+         * samples after it: the first ack after a stall (all frames late)
+         * is judged with the ones that follow it, not alone */
+        p->cc_pmin[r] = rtt;
+        p->cc_pend[r] = e->now + (p->rail_srtt[r] > HXB_CC_PERIOD_MIN ? p->rail_srtt[r]
+                                                                     : HXB_CC_PERIOD_MIN);
+        return;
+    }
+    if (rtt < p->cc_pmin[r]) p->cc_pmin[r] = rtt;
+    if (e->now < p->cc_pend[r]) {
+        return;
+    }
+    q = p->cc_pmin[r] - p->cc_base[r];
+    if (q > target / 2) {
+        p->cc_ss &= ~(1u << r);
+    }
+    if (q > target) {
+        /* not below HXB_CC_WIN_MIN: a host whose 2 cores are saturated
+         * (8 rails of 1 Gbit/s here) delays every ack of a period, and a
+         * window of a few frames idles fast rails; a full queue still
+         * halves it below that (losses) */
+        f = 1 - HXB_CC_BETA * (q - target) / p->cc_pmin[r];
+        f = p->cwnd[r] * (f < 0.5 ? 0.5 : f);
+        if (f < HXB_CC_WIN_MIN) f = HXB_CC_WIN_MIN;
+        if (f < p->cwnd[r]) p->cwnd[r] = f;
+        p->cc_over |= 1u << r;
+        p->cc_dcut[r] = e->now;
+        e->stats.cc_delay_cuts++;
+    } else {
+        p->cc_over &= ~(1u << r);
+    }
+    p->cc_pmin[r] = 0;
 }
 
 /* Frame s, sent on its rail towards p, was found lost. Scattered losses
@@ -548,6 +615,7 @@ static void tx_path_loss(hxb_peer_t *p, const hxb_txslot_t *s)
         p->cc_prior[r] = p->cwnd[r];
     }
     p->cwnd[r] = hxb_win_halved(p->cwnd[r], HXB_CWND_MIN);
+    p->cc_ss &= ~(1u << r);
     p->cc_cut[r] = e->now;
     p->cc_losses[r] = 0;
     e->stats.cwnd_cuts++;
@@ -722,10 +790,10 @@ void hxb_tx_ack_rcvd(hxb_peer_t *p, uint32_t cum, const uint64_t *bits,
                      unsigned nbits)
 {
     hxb_engine_t *e = p->e;
-    double now = e->now, newest = 0;
+    double now = e->now, newest = 0, fresh[HXB_MAX_RAILS] = { 0 };
     uint32_t seq, base;
     unsigned i;
-    int lost_check = 0;
+    int lost_check = 0, r;
 
     /* an ack for frames never sent is corrupt or forged: ignore it */
     if (hxb_seq_lt(p->tx_push, cum)) {
@@ -743,8 +811,10 @@ void hxb_tx_ack_rcvd(hxb_peer_t *p, uint32_t cum, const uint64_t *bits,
     }
     for (seq = p->tx_una; seq != cum; seq++) {
         hxb_txslot_t *s = SLOT(p, seq);
-        if (s->state == TX_INFLIGHT && s->retx == 0 && s->sent_at > newest) {
-            newest = s->sent_at;     /* Karn: first transmissions only */
+        if (s->state == TX_INFLIGHT && s->retx == 0) {
+            /* Karn: first transmissions only */
+            if (s->sent_at > newest) newest = s->sent_at;
+            if (s->sent_at > fresh[s->rail]) fresh[s->rail] = s->sent_at;
         }
         rack_update(p, s);
         rail_acked(p, s);
@@ -768,8 +838,9 @@ void hxb_tx_ack_rcvd(hxb_peer_t *p, uint32_t cum, const uint64_t *bits,
         }
         hxb_txslot_t *s = SLOT(p, seq);
         if (s->state == TX_INFLIGHT) {
-            if (s->retx == 0 && s->sent_at > newest) {
-                newest = s->sent_at;
+            if (s->retx == 0) {
+                if (s->sent_at > newest) newest = s->sent_at;
+                if (s->sent_at > fresh[s->rail]) fresh[s->rail] = s->sent_at;
             }
             rack_update(p, s);
             rail_acked(p, s);
@@ -780,6 +851,9 @@ void hxb_tx_ack_rcvd(hxb_peer_t *p, uint32_t cum, const uint64_t *bits,
     }
     if (newest > 0) {
         rtt_sample(p, now - newest);  /* one sample per ACK: the freshest */
+    }
+    for (r = 0; r < e->nrails; r++) {
+        if (fresh[r] > 0) tx_cc_delay(p, r, fresh[r]);
     }
     if (lost_check) {
         tx_detect_losses(p);
@@ -1092,6 +1166,16 @@ static void op_append(hxb_opq_t *q, hxb_op_t *op)
     q->tail = op;
 }
 
+/* An operation posted between progress passes goes out at once: time it
+ * now, not at the last pass, which may be long past (an application that
+ * computed, a caller that slept), or its round trip looks that much
+ * longer to the RTO, to RACK and to the delay control. */
+static void tx_kick(hxb_peer_t *p)
+{
+    p->e->now = hxb_now();
+    hxb_tx_progress(p);
+}
+
 static void op_enqueue(hxb_peer_t *p, hxb_op_t *op)
 {
     hxb_op_t **at;
@@ -1100,7 +1184,7 @@ static void op_enqueue(hxb_peer_t *p, hxb_op_t *op)
     if (op->kind == OP_GET_RESP) {
         op_append(&p->q[HXB_Q_RESP], op);
         hxb_peer_activate(p);
-        hxb_tx_progress(p);
+        tx_kick(p);
         return;
     }
     if (op->kind == OP_GET_REQ) {
@@ -1130,7 +1214,7 @@ static void op_enqueue(hxb_peer_t *p, hxb_op_t *op)
     }
     p->nops++;
     hxb_peer_activate(p);
-    hxb_tx_progress(p);
+    tx_kick(p);
 }
 
 #define HXB_MAX_OPS 256
@@ -1199,7 +1283,7 @@ static void am_defer_or_push(hxb_peer_t *p)
         p->bundle_open = 1;   /* pushed by the engine's next pass */
     } else {
         p->am_pass = p->e->pass;
-        hxb_tx_progress(p);
+        tx_kick(p);
     }
 }
 
@@ -1284,7 +1368,7 @@ long hxb_am_bcopy(hxb_peer_t *p, unsigned am_id, hxb_pack_cb_t pack, void *arg)
     if (len <= HXB_BUNDLE_MAX && len <= frag) {
         am_defer_or_push(p);  /* small: later ones may join (as am_send) */
     } else {
-        hxb_tx_progress(p);
+        tx_kick(p);
     }
     return (long)len;
 }

@@ -80,6 +80,7 @@ typedef struct uct_hxb_iface_config {
     int                      checksum;
     double                   rto_min, rto_max, ack_delay, peer_timeout;
     unsigned                 rail_inflight;
+    double                   cc_target;
     double                   rail_speed;
     int                      print_stats;
     int                      relay;

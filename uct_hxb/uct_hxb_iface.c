@@ -89,6 +89,13 @@ static ucs_config_field_t uct_hxb_iface_config_table[] = {
      "Frames in flight per rail (flow control against rail queue overrun).",
      ucs_offsetof(uct_hxb_iface_config_t, rail_inflight), UCS_CONFIG_TYPE_UINT},
 
+    {"CC_TARGET", "2ms",
+     "Queueing delay a path (peer and rail) may build: a round trip above the\n"
+     "path's least by more than this shrinks its window (delay-based congestion\n"
+     "control, against overflowing shallow switch queues). 0: windows react to\n"
+     "losses only.",
+     ucs_offsetof(uct_hxb_iface_config_t, cc_target), UCS_CONFIG_TYPE_TIME},
+
     {"RAIL_SPEED", "auto",
      "Speed of each rail, for striping weights and the bandwidth reported to\n"
      "UCX. auto: the link speed the kernel reports (10 Gbit/s if none).",
@@ -704,6 +711,7 @@ static UCS_CLASS_INIT_FUNC(uct_hxb_iface_t, uct_md_h md, uct_worker_h worker,
     ecfg.ack_delay     = config->ack_delay;
     ecfg.peer_timeout  = config->peer_timeout;
     ecfg.rail_inflight = config->rail_inflight;
+    ecfg.cc_target     = config->cc_target;
     ecfg.rack          = config->rack;
     /* the epoch orders incarnations of (node, proc): wall-clock ms, so a
      * restarted process has a later one and stray frames of the old run
@@ -872,14 +880,14 @@ static void uct_hxb_iface_print_stats(uct_hxb_iface_t *iface)
                  "hxb stats node %u proc %u: tx_frames=%lu rx_frames=%lu "
                  "retransmits=%lu fast_retx=%lu rack_retx=%lu rto=%lu acks_sent=%lu "
                  "acks_rcvd=%lu am_delivered=%lu ooo_held=%lu peers_failed=%lu "
-                 "peers_reset=%lu rail_failovers=%lu spurious=%lu am_bundled=%lu rail_cuts=%lu cwnd_cuts=%lu cwnd_undos=%lu "
+                 "peers_reset=%lu rail_failovers=%lu spurious=%lu am_bundled=%lu rail_cuts=%lu cwnd_cuts=%lu cwnd_undos=%lu cc_delay_cuts=%lu "
                  "resp_revoked=%lu invalidations=%lu sleeps=%lu sleeps_timed=%lu drops:",
                  iface->dev_addr.node, ntohs(iface->iface_addr.proc),
                  st->tx_frames, st->rx_frames, st->retransmits, st->fast_retx, st->rack_retx,
                  st->rto_fired, st->acks_sent, st->acks_rcvd, st->am_delivered,
                  st->ooo_held, st->peers_failed, st->peers_reset,
                  st->rail_failovers, st->spurious, st->am_bundled, st->rail_cuts,
-                 st->cwnd_cuts, st->cwnd_undos, st->resp_revoked,
+                 st->cwnd_cuts, st->cwnd_undos, st->cc_delay_cuts, st->resp_revoked,
                  iface->md->invalidations, iface->sleeps, iface->sleeps_timed);
     for (i = 0; (i < HXB_DROP_MAX) && (n < (int)sizeof(buf)); i++) {
         n += snprintf(buf + n, sizeof(buf) - n, " %s=%lu", hxb_drop_names[i],
