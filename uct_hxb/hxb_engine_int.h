@@ -20,7 +20,6 @@
 #define HXB_CC_WIN_MIN 8.0    /* frames: a delay cut stops there (losses go on) */
 #define HXB_CC_BETA 0.8       /* delay cut: share of the excess delay removed */
 #define HXB_CC_BASE_SPAN 10.0 /* s: a path's least round trip is renewed so often */
-#define HXB_CC_PERIOD_MIN 100e-6 /* s: least time between two delay verdicts */
 
 /* The rail and path windows (frames in flight) follow one rule, TCP's:
  * one frame more per window of acked frames, up to max ... */
@@ -159,13 +158,14 @@ struct hxb_peer {
     unsigned       cc_retx, cc_dups;
     /* Delay (hxb_tx.c, tx_cc_delay): per rail, the least round trip seen,
      * the path's base (cc_base; renewed every HXB_CC_BASE_SPAN from
-     * cc_base_next), and the least of the current period (cc_pmin, until
-     * cc_pend). A period whose least round trip exceeds the base by more
-     * than cfg.cc_target is a standing queue: the window shrinks (at
+     * cc_base_next), and the least of the current period (cc_pmin, opened
+     * at cc_popen; it lasts until a frame sent since is acked). A period
+     * whose least round trip exceeds the base by more than cfg.cc_target
+     * is a standing queue: the window shrinks (at
      * cc_dcut: frames sent before then are not judged), and grows again
      * only after a period below the target (cc_over). */
     double         cc_base[HXB_MAX_RAILS], cc_base_next[HXB_MAX_RAILS];
-    double         cc_pmin[HXB_MAX_RAILS], cc_pend[HXB_MAX_RAILS];
+    double         cc_pmin[HXB_MAX_RAILS], cc_popen[HXB_MAX_RAILS];
     double         cc_dcut[HXB_MAX_RAILS];
     double         cc_base_renew;
     uint32_t       cc_over;

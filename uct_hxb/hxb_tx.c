@@ -546,16 +546,17 @@ static void tx_cc_delay(hxb_peer_t *p, int r, double sent_at)
     if (p->cc_base[r] == 0 || rtt < p->cc_base[r]) p->cc_base[r] = rtt;
     if (p->cc_base_next[r] == 0 || rtt < p->cc_base_next[r]) p->cc_base_next[r] = rtt;
     if (p->cc_pmin[r] == 0) {
-        /* a period opens with its first sample and lasts a round trip of
-         * samples after it: the first ack after a stall (all frames late)
-         * is judged with the ones that follow it, not alone */
+        /* A period opens with a sample and closes with the first sample of
+         * a frame sent after it opened: a round trip. After a stall (a
+         * receiver or sender off the CPU) every ack of the frames sent
+         * before it is late, several ACKs' worth; they fall in one period
+         * with the first frame sent after the stall, which is not late. */
         p->cc_pmin[r] = rtt;
-        p->cc_pend[r] = e->now + (p->rail_srtt[r] > HXB_CC_PERIOD_MIN ? p->rail_srtt[r]
-                                                                     : HXB_CC_PERIOD_MIN);
+        p->cc_popen[r] = e->now;
         return;
     }
     if (rtt < p->cc_pmin[r]) p->cc_pmin[r] = rtt;
-    if (e->now < p->cc_pend[r]) {
+    if (sent_at < p->cc_popen[r]) {
         return;
     }
     q = p->cc_pmin[r] - p->cc_base[r];
