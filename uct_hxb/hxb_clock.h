@@ -14,4 +14,15 @@ static inline double hxb_now(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* CLOCK_REALTIME minus the engine's clock, now: the kernel stamps received
+ * packets in real time (tpacket headers, SO_TIMESTAMPNS) */
+static inline double hxb_clock_real_offset(void)
+{
+    struct timespec r, m;
+
+    clock_gettime(CLOCK_REALTIME, &r);
+    clock_gettime(CLOCK_MONOTONIC, &m);
+    return (double)(r.tv_sec - m.tv_sec) + (r.tv_nsec - m.tv_nsec) * 1e-9;
+}
+
 #endif

@@ -205,6 +205,8 @@ struct hxb_peer {
     /* RX */
     uint32_t       rx_next;        /* every seq before it was received     */
     uint32_t       rx_hi;          /* one past the highest seq received    */
+    uint32_t       rx_hold_seq;    /* the frame that reached us last, and   */
+    double         rx_hold_at;     /* when (kernel time; 0: none yet)       */
     hxb_rxslot_t  *rx;
     unsigned       rx_unacked;
     uint16_t       rx_dups;        /* duplicates since our last ACK         */
@@ -262,8 +264,11 @@ void hxb_engine_rail_acked(hxb_engine_t *e, int r);
 void hxb_tx_hdr(hxb_peer_t *p, hxb_hdr_t *h, unsigned kind, size_t len);
 void hxb_tx_progress(hxb_peer_t *p);
 void hxb_tx_spurious(hxb_peer_t *p, unsigned n);
+/* hold_at: when an ACK frame would have arrived had the peer answered the
+ * frame hold_seq at once (0: a piggybacked ack, or the peer received nothing
+ * yet): the path's round trip for the delay control */
 void hxb_tx_ack_rcvd(hxb_peer_t *p, uint32_t cum, const uint64_t *bits,
-                     unsigned nbits);
+                     unsigned nbits, uint32_t hold_seq, double hold_at);
 void hxb_tx_timers(hxb_peer_t *p);
 /* when hxb_tx_timers next has work if no frame arrives (0: never) */
 double hxb_tx_wake_at(const hxb_peer_t *p);

@@ -24,6 +24,7 @@ typedef struct hxb_raddr {
 /* called for each received frame; `data` is valid only during the call */
 typedef void (*hxb_rx_cb_t)(void *arg, hxb_rail_t *rail, void *data,
                             size_t len, const hxb_raddr_t *src);
+/* (rail->rx_stamp tells when the kernel received the frame) */
 
 typedef struct hxb_rail_ops {
     /* queue one frame; iov[0] starts with the hxb header. 0 or -errno
@@ -70,6 +71,10 @@ struct hxb_rail {
     uint8_t          dim, railno;  /* hyper-crossbar position (topology)    */
     double           speed;        /* bytes per second                      */
     int              up;           /* link state as last seen               */
+    /* during a recv callback: when the kernel received that frame, in
+     * hxb_now()'s clock (0: unknown); the receiver reports how long frames
+     * waited in its host (ACK hold_us), which is not path delay */
+    double           rx_stamp;
     hxb_rail_stats_t stats;
 };
 

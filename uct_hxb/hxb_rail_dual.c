@@ -119,7 +119,7 @@ static void dual_rx_cb(void *arg, hxb_rail_t *half, void *data, size_t len,
 {
     dual_rx_t *x = arg;
 
-    (void)half;
+    x->rail->rx_stamp = half->rx_stamp;
     x->cb(x->arg, x->rail, data, len, src);
 }
 

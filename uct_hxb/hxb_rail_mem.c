@@ -13,6 +13,7 @@
 typedef struct mem_frame {
     size_t  len;
     double  due;                          /* arrives then (rate-limited link) */
+    double  at;                           /* arrival: due, else when sent    */
     uint8_t data[];
 } mem_frame_t;
 
@@ -85,9 +86,10 @@ static int mem_send(hxb_rail_t *r, const hxb_raddr_t *dst,
     }
     fr->len = len;
     fr->due = 0;
+    fr->at = hxb_now();
     if (m->f.rate > 0) {
-        double now = hxb_now(), start = m->peer->busy_until > now ? m->peer->busy_until : now;
-        fr->due = m->peer->busy_until = start + len / m->f.rate;
+        double start = m->peer->busy_until > fr->at ? m->peer->busy_until : fr->at;
+        fr->due = fr->at = m->peer->busy_until = start + len / m->f.rate;
     }
     for (i = 0; i < iovcnt; i++) {
         memcpy(fr->data + off, iov[i].iov_base, iov[i].iov_len);
@@ -153,6 +155,7 @@ static int mem_recv(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
         if (!m->down) {
             r->stats.rx_frames++;
             r->stats.rx_bytes += fr->len;
+            r->rx_stamp = fr->at;   /* a stall (receiver off the CPU) is host time */
             cb(arg, r, fr->data, fr->len, &src);
         }
         free(fr);

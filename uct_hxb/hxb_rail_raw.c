@@ -3,6 +3,7 @@
  * read in place, no copy, no system call per frame) and a classic-BPF filter
  * that lets the kernel steer frames to the process they are addressed to,
  * so several processes per node share the NIC without waking each other. */
+#include "hxb_clock.h"
 #include "hxb_rail.h"
 #include "hxb_wire.h"
 
@@ -150,6 +151,7 @@ static int raw_recv(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
     struct tpacket2_hdr *tp;
     struct sockaddr_ll *sll;
     hxb_raddr_t src;
+    double off = 0;
     int n = 0;
 
     memset(&src, 0, sizeof(src));
@@ -158,6 +160,10 @@ static int raw_recv(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
         if (!(__atomic_load_n(&tp->tp_status, __ATOMIC_ACQUIRE) & TP_STATUS_USER)) {
             break;
         }
+        if (n == 0) {
+            off = hxb_clock_real_offset();
+        }
+        r->rx_stamp = (double)tp->tp_sec + tp->tp_nsec * 1e-9 - off;
         if (tp->tp_status & TP_STATUS_LOSING) {
             r->stats.rx_ring_drops++;
         }

@@ -10,6 +10,7 @@
  * Per-skb costs, not per-byte ones, dominate at 9 KB frames: this is what
  * TCP's TSO/GRO do for UCX's tcp transport. Each segment is still a whole
  * hxb frame, so the wire format and a peer without offload are unchanged. */
+#include "hxb_clock.h"
 #include "hxb_rail.h"
 #include "hxb_wire.h"
 
@@ -61,8 +62,8 @@ typedef struct hxb_rail_udp {
     struct mmsghdr     rxm[UDP_RX_BATCH];
     struct iovec       rxiov[UDP_RX_BATCH];
     struct sockaddr_in rxaddr[UDP_RX_BATCH];
-    union {
-        char           buf[CMSG_SPACE(sizeof(int))];
+    union {               /* UDP_GRO's segment size, SO_TIMESTAMPNS's stamp */
+        char           buf[CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(struct timespec))];
         struct cmsghdr align;
     } rxctl[UDP_RX_BATCH];
     int                nrx;        /* receive buffers                       */
@@ -190,19 +191,27 @@ static int udp_send(hxb_rail_t *r, const hxb_raddr_t *dst,
     return 0;
 }
 
-/* the segment size of a coalesced datagram, or its length if it is one */
-static size_t udp_gro_seg(struct msghdr *m, size_t len)
+/* The segment size of a coalesced datagram (its length if it is one),
+ * and when the kernel received it (real time; 0 if not stamped; a
+ * coalesced datagram's is its first segment's) */
+static size_t udp_rx_meta(struct msghdr *m, size_t len, double *real)
 {
     struct cmsghdr *c;
-    int seg;
+    struct timespec ts;
+    size_t seg = len;
+    int s;
 
+    *real = 0;
     for (c = CMSG_FIRSTHDR(m); c; c = CMSG_NXTHDR(m, c)) {
         if (c->cmsg_level == SOL_UDP && c->cmsg_type == UDP_GRO) {
-            memcpy(&seg, CMSG_DATA(c), sizeof(seg));
-            return seg > 0 ? (size_t)seg : len;
+            memcpy(&s, CMSG_DATA(c), sizeof(s));
+            seg = s > 0 ? (size_t)s : len;
+        } else if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
+            memcpy(&ts, CMSG_DATA(c), sizeof(ts));
+            *real = (double)ts.tv_sec + ts.tv_nsec * 1e-9;
         }
     }
-    return len;
+    return seg;
 }
 
 /* Delivers whole datagrams until at least max frames are delivered or the
@@ -213,6 +222,7 @@ static int udp_recv(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
 {
     hxb_rail_udp_t *u = (hxb_rail_udp_t *)r;
     hxb_raddr_t src;
+    double real_off = 0, real;
     int n, i, want, got = 0;
 
     if (!r->sys_ready) {
@@ -223,14 +233,15 @@ static int udp_recv(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
         want = max - got < u->nrx ? max - got : u->nrx;
         for (i = 0; i < want; i++) {
             u->rxm[i].msg_hdr.msg_namelen = sizeof(u->rxaddr[i]);
-            if (u->gro) {
-                u->rxm[i].msg_hdr.msg_control = u->rxctl[i].buf;
-                u->rxm[i].msg_hdr.msg_controllen = sizeof(u->rxctl[i].buf);
-            }
+            u->rxm[i].msg_hdr.msg_control = u->rxctl[i].buf;
+            u->rxm[i].msg_hdr.msg_controllen = sizeof(u->rxctl[i].buf);
         }
         n = recvmmsg(r->fd, u->rxm, want, MSG_DONTWAIT, NULL);
         if (n <= 0) {
             break;
+        }
+        if (got == 0) {
+            real_off = hxb_clock_real_offset();
         }
         for (i = 0; i < n; i++) {
             uint8_t *p = u->rxiov[i].iov_base;
@@ -239,7 +250,8 @@ static int udp_recv(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
             src.ip = u->rxaddr[i].sin_addr.s_addr;
             src.port = u->rxaddr[i].sin_port;
             r->stats.rx_bytes += len;
-            seg = u->gro ? udp_gro_seg(&u->rxm[i].msg_hdr, len) : len;
+            seg = udp_rx_meta(&u->rxm[i].msg_hdr, len, &real);
+            r->rx_stamp = real > 0 ? real - real_off : 0;
             r->stats.rx_gro += seg < len;
             off = 0;
             do {                        /* an empty datagram: one empty frame */
@@ -310,6 +322,8 @@ int hxb_rail_udp_open(const char *ifname, uint16_t *port, hxb_rail_t **rail_p,
     u->gso = 1;
     i = 1;
     u->gro = setsockopt(fd, SOL_UDP, UDP_GRO, &i, sizeof(i)) == 0;
+    /* receive times, for the hold the ACKs report (without: unknown) */
+    (void)setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &i, sizeof(i));
     u->nrx = UDP_RX_BATCH;
     if (u->gro) {
         u->nrx = UDP_GRO_BATCH;

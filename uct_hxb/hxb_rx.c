@@ -202,6 +202,12 @@ void hxb_rx_send_ack(hxb_peer_t *p)
     }
     a.ext.nbits = (uint16_t)nbits;
     a.ext.dups = p->rx_dups;
+    a.ext.hold_seq = p->rx_hold_seq;
+    a.ext.hold_us = HXB_HOLD_NONE;
+    if (p->rx_hold_at > 0) {
+        double us = (p->e->now - p->rx_hold_at) * 1e6;
+        a.ext.hold_us = us < 0 ? 0 : us >= HXB_HOLD_NONE ? HXB_HOLD_NONE - 1 : (uint32_t)us;
+    }
     p->rx_dups = 0;
     hxb_tx_send_unseq(p, -1, HXB_K_ACK, &a, sizeof(a.ext) + nbits / 8);
     p->e->stats.acks_sent++;
@@ -222,24 +228,45 @@ static void rx_mark(hxb_peer_t *p, const hxb_hdr_t *h)
     hxb_peer_activate(p);
 }
 
+/* when the kernel received the frame being handled (the pass's time if
+ * the rail does not say, or says later) */
+static double rx_arrival(const hxb_engine_t *e, const hxb_rail_t *rail)
+{
+    return rail->rx_stamp > 0 && rail->rx_stamp < e->now ? rail->rx_stamp : e->now;
+}
+
+/* the frame that reached this host last: the next ACK says how long it has
+ * been here (hold_us), so the sender can tell path delay from ours */
+static void rx_hold(hxb_peer_t *p, const hxb_rail_t *rail, uint32_t seq)
+{
+    double at = rx_arrival(p->e, rail);
+
+    if (at >= p->rx_hold_at) {
+        p->rx_hold_at = at;
+        p->rx_hold_seq = seq;
+    }
+}
+
 void hxb_rx_frame(hxb_peer_t *p, hxb_rail_t *rail, hxb_hdr_t *h, size_t size)
 {
     hxb_engine_t *e = p->e;
     hxb_rxslot_t *slot;
     uint32_t seq;
 
-    (void)rail;
     if (h->kind == HXB_K_ACK) {
         hxb_ack_ext_t *a = (hxb_ack_ext_t *)(h + 1);
+        /* when it would have arrived had the peer answered at once */
+        double hold_at = a->hold_us == HXB_HOLD_NONE ? 0
+                         : rx_arrival(e, rail) - a->hold_us * 1e-6;
         e->stats.acks_rcvd++;
         if (a->dups) {
             hxb_tx_spurious(p, a->dups);
         }
-        hxb_tx_ack_rcvd(p, a->cum, (const uint64_t *)(a + 1), a->nbits);
+        hxb_tx_ack_rcvd(p, a->cum, (const uint64_t *)(a + 1), a->nbits, a->hold_seq, hold_at);
         return;
     }
     if (h->ack != p->tx_una) {
-        hxb_tx_ack_rcvd(p, h->ack, NULL, 0);   /* piggybacked cumulative ack */
+        hxb_tx_ack_rcvd(p, h->ack, NULL, 0, 0, 0);   /* piggybacked cumulative ack */
     }
     if (!(h->flags & HXB_F_SEQ)) {
         switch (h->kind) {
@@ -292,6 +319,7 @@ void hxb_rx_frame(hxb_peer_t *p, hxb_rail_t *rail, hxb_hdr_t *h, size_t size)
     if (hxb_seq_le(p->rx_hi, seq)) {
         p->rx_hi = seq + 1;
     }
+    rx_hold(p, rail, seq);
     rx_mark(p, h);
     if (seq != p->rx_next) {
         if (h->kind == HXB_K_AM) {

@@ -518,21 +518,23 @@ static void rail_acked(hxb_peer_t *p, hxb_txslot_t *s)
     p->suspect_mask &= ~(1u << s->rail);
 }
 
-/* The round trip of the freshest frame that an ACK acknowledged on rail r
- * (acks are coalesced: older frames waited for it, so only the freshest
- * tells the path's delay). Loss-based control alone fills the path's
- * queues until they overflow: shallow switch ports (a few ms) then drop
- * runs of frames whenever two or three senders meet, and every control
- * message (a rendezvous handshake) waits behind the queue. So, like
- * Swift (Kumar et al., SIGCOMM 2020) and TCP Vegas, the window also
- * follows the queueing delay: the least round trip of a period (a round
- * trip of the rail) above the path's base by more than the target is a
- * standing queue, not a late ack (a receiver off the CPU delays some acks
- * of a period, not all), and the window shrinks by the excess share. */
-static void tx_cc_delay(hxb_peer_t *p, int r, double sent_at)
+/* Loss-based control alone fills a path's queues until they overflow:
+ * shallow switch ports (a few ms) then drop runs of frames whenever two
+ * or three senders meet, and every control message (a rendezvous
+ * handshake) waits behind the queue. So, like Swift (Kumar et al.,
+ * SIGCOMM 2020) and TCP Vegas, the window also follows the queueing delay.
+ * rtt is a path round trip of a frame sent on rail r: from its send to
+ * when the ACK naming it (hold_seq) would have arrived had the peer
+ * answered at once, i.e. less the time the frame and the ACK spent in the
+ * two hosts (kernel receive times at both ends): a receiver or sender off
+ * the CPU is not a queue on the path (Swift's split of fabric and endpoint
+ * delay). The least rtt of a period (a round trip, by sequence) above the
+ * path's base by more than the target is a standing queue, and the window
+ * shrinks by the excess share. */
+static void tx_cc_delay(hxb_peer_t *p, int r, double sent_at, double rtt)
 {
     hxb_engine_t *e = p->e;
-    double target = e->cfg.cc_target, rtt = e->now - sent_at, q, f;
+    double target = e->cfg.cc_target, q, f;
 
     /* frames sent before the last cut queued behind the old window */
     if (target <= 0 || sent_at < p->cc_dcut[r]) {
@@ -564,8 +566,9 @@ static void tx_cc_delay(hxb_peer_t *p, int r, double sent_at)
         p->cc_ss &= ~(1u << r);
     }
     if (q > target) {
-        /* not below HXB_CC_WIN_MIN: a host whose 2 cores are saturated
-         * (8 rails of 1 Gbit/s here) delays every ack of a period, and a
+        /* not below HXB_CC_WIN_MIN: a host whose cores are saturated
+         * (8 rails of 1 Gbit/s here) delays frames where hold times do not
+         * see it too (in the kernel before the receive stamp), and a
          * window of a few frames idles fast rails; a full queue still
          * halves it below that (losses) */
         f = 1 - HXB_CC_BETA * (q - target) / p->cc_pmin[r];
@@ -788,13 +791,13 @@ static void rack_update(hxb_peer_t *p, const hxb_txslot_t *s)
 }
 
 void hxb_tx_ack_rcvd(hxb_peer_t *p, uint32_t cum, const uint64_t *bits,
-                     unsigned nbits)
+                     unsigned nbits, uint32_t hold_seq, double hold_at)
 {
     hxb_engine_t *e = p->e;
-    double now = e->now, newest = 0, fresh[HXB_MAX_RAILS] = { 0 };
+    double now = e->now, newest = 0, cc_sent = 0;
     uint32_t seq, base;
     unsigned i;
-    int lost_check = 0, r;
+    int lost_check = 0, cc_rail = 0;
 
     /* an ack for frames never sent is corrupt or forged: ignore it */
     if (hxb_seq_lt(p->tx_push, cum)) {
@@ -815,7 +818,10 @@ void hxb_tx_ack_rcvd(hxb_peer_t *p, uint32_t cum, const uint64_t *bits,
         if (s->state == TX_INFLIGHT && s->retx == 0) {
             /* Karn: first transmissions only */
             if (s->sent_at > newest) newest = s->sent_at;
-            if (s->sent_at > fresh[s->rail]) fresh[s->rail] = s->sent_at;
+            if (hold_at > 0 && seq == hold_seq) {
+                cc_sent = s->sent_at;
+                cc_rail = s->rail;
+            }
         }
         rack_update(p, s);
         rail_acked(p, s);
@@ -841,7 +847,10 @@ void hxb_tx_ack_rcvd(hxb_peer_t *p, uint32_t cum, const uint64_t *bits,
         if (s->state == TX_INFLIGHT) {
             if (s->retx == 0) {
                 if (s->sent_at > newest) newest = s->sent_at;
-                if (s->sent_at > fresh[s->rail]) fresh[s->rail] = s->sent_at;
+                if (hold_at > 0 && seq == hold_seq) {
+                    cc_sent = s->sent_at;
+                    cc_rail = s->rail;
+                }
             }
             rack_update(p, s);
             rail_acked(p, s);
@@ -853,8 +862,8 @@ void hxb_tx_ack_rcvd(hxb_peer_t *p, uint32_t cum, const uint64_t *bits,
     if (newest > 0) {
         rtt_sample(p, now - newest);  /* one sample per ACK: the freshest */
     }
-    for (r = 0; r < e->nrails; r++) {
-        if (fresh[r] > 0) tx_cc_delay(p, r, fresh[r]);
+    if (cc_sent > 0) {
+        tx_cc_delay(p, cc_rail, cc_sent, hold_at > cc_sent ? hold_at - cc_sent : 0);
     }
     if (lost_check) {
         tx_detect_losses(p);

@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #define HXB_ETHERTYPE   0x88B5  /* IEEE 802 local experimental */
-#define HXB_VERSION     1
+#define HXB_VERSION     2
 #define HXB_HOPS_MAX    8       /* hop limit a source puts in a frame */
 #define HXB_NODE_NONE   0xffff
 
@@ -89,12 +89,19 @@ typedef struct __attribute__((packed)) hxb_am_rec {
     uint16_t len;         /* data bytes that follow                          */
 } hxb_am_rec_t;
 
+#define HXB_HOLD_NONE 0xffffffffu
+
 typedef struct __attribute__((packed)) hxb_ack_ext {
     uint32_t cum;         /* every seq < cum was received                    */
     uint16_t nbits;       /* bits of the bitmap that follow (multiple of 64)  */
     uint16_t dups;        /* duplicates received since the previous ACK
                            * (saturating): the sender's retransmissions were
                            * spurious, like TCP's DSACK (0 from old peers)  */
+    uint32_t hold_seq;    /* the sequenced frame that reached this host last */
+    uint32_t hold_us;     /* microseconds from its arrival (the kernel's
+                           * receive time) to this ACK: time spent in the
+                           * receiving host, not on the path; HXB_HOLD_NONE:
+                           * nothing received yet                           */
     /* uint64_t bitmap[nbits/64]: bit i set = seq cum+1+i was received       */
 } hxb_ack_ext_t;
 

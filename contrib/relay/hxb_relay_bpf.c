@@ -107,7 +107,7 @@ int hxb_relay(struct __sk_buff *skb)
     cfg  = bpf_map_lookup_elem(&hxb_cfg, &zero);
     ifindex = skb->ifindex;             /* map keys must live on the stack */
     in   = bpf_map_lookup_elem(&hxb_in, &ifindex);
-    if (!cfg || !in || h[OFF_VERSION] != 1 || node == HXB_NODE_NONE) {
+    if (!cfg || !in || h[OFF_VERSION] != HXB_RELAY_VERSION || node == HXB_NODE_NONE) {
         return TC_ACT_OK;   /* not a rail, unknown version, or a HELLO */
     }
     if (node == cfg->node) {

@@ -5,6 +5,10 @@
 
 #include <linux/types.h>
 
+/* the wire version the program forwards (HXB_VERSION; hxb_relayd.c checks
+ * that they agree, since the BPF side cannot include hxb_wire.h) */
+#define HXB_RELAY_VERSION 2
+
 #define HXB_RELAY_MAX_PORTS 4096     /* (dimension, coordinate, rail) entries */
 #define HXB_RELAY_MAX_IFS   64
 #define HXB_RELAY_DETOUR_TRIES 3     /* coordinates tried per detour dimension */

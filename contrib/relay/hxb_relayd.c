@@ -43,6 +43,9 @@
 
 extern const unsigned char hxb_relay_obj[], hxb_relay_obj_end[];
 
+_Static_assert(HXB_RELAY_VERSION == HXB_VERSION,
+               "the tc program must forward the wire version hxb speaks");
+
 typedef struct relay_if {
     const hxb_topo_iface_t *ti;
     int      ifindex, fd, up;

@@ -11,9 +11,10 @@ node, proc, key, count = int(node), int(proc), int(key, 0), int(count)
 ETH_P_HXB = 0x88B5
 HDR = "<BBBBHBBQHHHHIIIII"   # hxb_hdr_t, 44 bytes, little-endian
 K_NOP, F_SEQ, F_CSUM = 5, 0x02, 0x01
+VERSION = 2                  # HXB_VERSION (uct_hxb/hxb_wire.h)
 
 
-def frame(version=1, kind=K_NOP, flags=F_SEQ, length=0, jkey=key, csum=0,
+def frame(version=VERSION, kind=K_NOP, flags=F_SEQ, length=0, jkey=key, csum=0,
           payload=b""):
     return struct.pack(HDR, version, kind, flags, 8, length, 0, 0, jkey,
                        999, 999, node, proc, 1, 0, 1, 0, csum) + payload
