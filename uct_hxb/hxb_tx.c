@@ -862,8 +862,8 @@ void hxb_tx_ack_rcvd(hxb_peer_t *p, uint32_t cum, const uint64_t *bits,
     if (newest > 0) {
         rtt_sample(p, now - newest);  /* one sample per ACK: the freshest */
     }
-    if (cc_sent > 0) {
-        tx_cc_delay(p, cc_rail, cc_sent, hold_at > cc_sent ? hold_at - cc_sent : 0);
+    if (cc_sent > 0 && hold_at > cc_sent) {   /* (0 and below mean "unset" there) */
+        tx_cc_delay(p, cc_rail, cc_sent, hold_at - cc_sent);
     }
     if (lost_check) {
         tx_detect_losses(p);
