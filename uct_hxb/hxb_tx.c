@@ -790,6 +790,24 @@ static void rack_update(hxb_peer_t *p, const hxb_txslot_t *s)
     p->rack_rtt = rtt;
 }
 
+/* What an acknowledged frame tells of round trips (Karn: a first
+ * transmission only): the freshest send time of the ACK, and the send of
+ * the frame its hold names */
+static void ack_times(const hxb_txslot_t *s, uint32_t seq, uint32_t hold_seq,
+                      double *newest, double *hold_sent, int *hold_rail)
+{
+    if (s->state != TX_INFLIGHT || s->retx != 0) {
+        return;
+    }
+    if (s->sent_at > *newest) {
+        *newest = s->sent_at;
+    }
+    if (seq == hold_seq) {
+        *hold_sent = s->sent_at;
+        *hold_rail = s->rail;
+    }
+}
+
 void hxb_tx_ack_rcvd(hxb_peer_t *p, uint32_t cum, const uint64_t *bits,
                      unsigned nbits, uint32_t hold_seq, double hold_at)
 {
@@ -815,14 +833,7 @@ void hxb_tx_ack_rcvd(hxb_peer_t *p, uint32_t cum, const uint64_t *bits,
     }
     for (seq = p->tx_una; seq != cum; seq++) {
         hxb_txslot_t *s = SLOT(p, seq);
-        if (s->state == TX_INFLIGHT && s->retx == 0) {
-            /* Karn: first transmissions only */
-            if (s->sent_at > newest) newest = s->sent_at;
-            if (hold_at > 0 && seq == hold_seq) {
-                cc_sent = s->sent_at;
-                cc_rail = s->rail;
-            }
-        }
+        ack_times(s, seq, hold_seq, &newest, &cc_sent, &cc_rail);
         rack_update(p, s);
         rail_acked(p, s);
         slot_release(p, s, 0);
@@ -845,13 +856,7 @@ void hxb_tx_ack_rcvd(hxb_peer_t *p, uint32_t cum, const uint64_t *bits,
         }
         hxb_txslot_t *s = SLOT(p, seq);
         if (s->state == TX_INFLIGHT) {
-            if (s->retx == 0) {
-                if (s->sent_at > newest) newest = s->sent_at;
-                if (hold_at > 0 && seq == hold_seq) {
-                    cc_sent = s->sent_at;
-                    cc_rail = s->rail;
-                }
-            }
+            ack_times(s, seq, hold_seq, &newest, &cc_sent, &cc_rail);
             rack_update(p, s);
             rail_acked(p, s);
             inflight_sub(p, s->rail);
@@ -862,7 +867,9 @@ void hxb_tx_ack_rcvd(hxb_peer_t *p, uint32_t cum, const uint64_t *bits,
     if (newest > 0) {
         rtt_sample(p, now - newest);  /* one sample per ACK: the freshest */
     }
-    if (cc_sent > 0 && hold_at > cc_sent) {   /* (0 and below mean "unset" there) */
+    /* hold_at 0: no hold (piggybacked); a sample must be positive (0 means
+     * "unset" in tx_cc_delay) */
+    if (cc_sent > 0 && hold_at > cc_sent) {
         tx_cc_delay(p, cc_rail, cc_sent, hold_at - cc_sent);
     }
     if (lost_check) {
