@@ -267,7 +267,7 @@ void hxb_tx_spurious(hxb_peer_t *p, unsigned n);
 /* hold_at: when an ACK frame would have arrived had the peer answered the
  * frame hold_seq at once (0: a piggybacked ack, or the peer received nothing
  * yet): the path's round trip for the delay control */
-void hxb_tx_ack_rcvd(hxb_peer_t *p, uint32_t cum, const uint64_t *bits,
+void hxb_tx_ack_rcvd(hxb_peer_t *p, uint32_t cum, const void *bits,
                      unsigned nbits, uint32_t hold_seq, double hold_at);
 void hxb_tx_timers(hxb_peer_t *p);
 /* when hxb_tx_timers next has work if no frame arrives (0: never) */

@@ -262,7 +262,7 @@ void hxb_rx_frame(hxb_peer_t *p, hxb_rail_t *rail, hxb_hdr_t *h, size_t size)
         if (a->dups) {
             hxb_tx_spurious(p, a->dups);
         }
-        hxb_tx_ack_rcvd(p, a->cum, (const uint64_t *)(a + 1), a->nbits, a->hold_seq, hold_at);
+        hxb_tx_ack_rcvd(p, a->cum, a + 1, a->nbits, a->hold_seq, hold_at);
         return;
     }
     if (h->ack != p->tx_una) {

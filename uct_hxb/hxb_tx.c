@@ -341,7 +341,7 @@ static void tx_fill(hxb_peer_t *p)
             s = slot_new(p, HXB_K_AM, fl, &ext, sizeof(ext), inl + chunk);
             memcpy(s->inl, op->hdr, inl);
             s->inl_len = (uint16_t)inl;
-            s->data = op->data + op->off;
+            s->data = op->data ? op->data + op->off : NULL;  /* refusals and 0 bytes have none */
             s->data_len = (uint32_t)chunk;
             break;
         }
@@ -349,7 +349,7 @@ static void tx_fill(hxb_peer_t *p)
             hxb_put_ext_t ext = {.addr = op->raddr + op->off, .rkey = op->rkey};
             chunk = op->len - op->off < frag ? op->len - op->off : frag;
             s = slot_new(p, HXB_K_PUT, 0, &ext, sizeof(ext), chunk);
-            s->data = op->data + op->off;
+            s->data = op->data ? op->data + op->off : NULL;  /* refusals and 0 bytes have none */
             s->data_len = (uint32_t)chunk;
             break;
         }
@@ -367,7 +367,7 @@ static void tx_fill(hxb_peer_t *p)
                                       .status = op->status};
             chunk = op->len - op->off < frag ? op->len - op->off : frag;
             s = slot_new(p, HXB_K_GET_RESP, 0, &ext, sizeof(ext), chunk);
-            s->data = op->data + op->off;
+            s->data = op->data ? op->data + op->off : NULL;  /* refusals and 0 bytes have none */
             s->data_len = (uint32_t)chunk;
             s->region = op->rkey;
             p->resp_end = p->tx_next;
@@ -808,12 +808,13 @@ static void ack_times(const hxb_txslot_t *s, uint32_t seq, uint32_t hold_seq,
     }
 }
 
-void hxb_tx_ack_rcvd(hxb_peer_t *p, uint32_t cum, const uint64_t *bits,
+void hxb_tx_ack_rcvd(hxb_peer_t *p, uint32_t cum, const void *bits,
                      unsigned nbits, uint32_t hold_seq, double hold_at)
 {
     hxb_engine_t *e = p->e;
     double now = e->now, newest = 0, cc_sent = 0;
     uint32_t seq, base;
+    uint64_t word = 0;
     unsigned i;
     int lost_check = 0, cc_rail = 0;
 
@@ -844,7 +845,10 @@ void hxb_tx_ack_rcvd(hxb_peer_t *p, uint32_t cum, const uint64_t *bits,
         p->last_ack_progress = now;
     }
     for (i = 0; i < nbits; i++) {
-        if (!(bits[i / 64] & (1ull << (i % 64)))) {
+        if (i % 64 == 0) {      /* the bitmap sits at offset 60 in the frame */
+            memcpy(&word, (const char *)bits + i / 8, sizeof(word));
+        }
+        if (!(word & (1ull << (i % 64)))) {
             continue;
         }
         seq = base + 1 + i;
