@@ -180,6 +180,7 @@ static void progress(side_t *a, side_t *b, unsigned n)
     while (n--) {
         hxb_engine_progress(a->e);
         hxb_engine_progress(b->e);
+        (void)hxb_engine_wake_at(a->e);     /* what a sleeping caller asks */
         hxb_virtual_now += PASS_US * 1e-6;
     }
 }
@@ -187,7 +188,7 @@ static void progress(side_t *a, side_t *b, unsigned n)
 /* an operation of `from` towards `to`, sized by the input */
 static void operate(cursor_t *c, side_t *from, side_t *to, uint8_t *src)
 {
-    unsigned op = take(c, 1) % 5;
+    unsigned op = take(c, 1) % 6;
     size_t len = take(c, 3) % (3 * REGION / 2), off = take(c, 2) % REGION;
     size_t fit = len > REGION - off ? REGION - off : len;
     uint64_t raddr = (uintptr_t)to->region + off;
@@ -206,6 +207,9 @@ static void operate(cursor_t *c, side_t *from, side_t *to, uint8_t *src)
         break;
     case 3:
         hxb_get(from->peer, from->region + (REGION - fit), fit, raddr, rkey, from);
+        break;
+    case 4:
+        hxb_am_zcopy(from->peer, 9, src, take(c, 1), src, len > REGION ? REGION : len, from);
         break;
     default:
         hxb_flush(from->peer, from);
