@@ -71,7 +71,8 @@ typedef struct hxb_txslot {
     uint8_t      err;             /* the receiver refused it (HXB_E_*)     */
     uint8_t      last;            /* last frame of its operation           */
     uint16_t     inl_len;         /* bytes of inl[] sent after hb          */
-    uint32_t     rail_ctr;        /* n-th frame sent to this peer on rail   */
+    uint8_t      lane;            /* rail's queue it took (hxb_rail_lane)   */
+    uint32_t     rail_ctr;        /* n-th frame sent to this peer in lane   */
     uint32_t     data_len;
     double       sent_at;
     const void  *data;            /* payload (user memory or a pool buffer) */
@@ -178,9 +179,10 @@ struct hxb_peer {
     uint32_t       tx_next, tx_push, tx_una;
     uint32_t       resp_end;      /* after the last GET_RESP frame framed   */
     hxb_txslot_t  *tx;
-    uint32_t       rail_ctr[HXB_MAX_RAILS];
-    uint32_t       rail_hi[HXB_MAX_RAILS];  /* highest rail_ctr acked       */
-    double         rail_hi_sent[HXB_MAX_RAILS]; /* when that frame was sent */
+    /* per lane (a rail's ordered queue: hxb_rail_lane) */
+    uint32_t       rail_ctr[HXB_MAX_LANES];
+    uint32_t       rail_hi[HXB_MAX_LANES];  /* highest rail_ctr acked       */
+    double         rail_hi_sent[HXB_MAX_LANES]; /* when that frame was sent */
     hxb_opq_t      q[HXB_NQ];      /* operations waiting to be cut (HXB_Q_*) */
     uint32_t       puts_posted, puts_framed; /* PUT ops queued / cut so far */
     unsigned       nops;           /* in q[HXB_Q_OPS] and q[HXB_Q_PUTS]     */

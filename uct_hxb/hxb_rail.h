@@ -11,6 +11,8 @@
 
 #define HXB_RAIL_BATCH 32
 #define HXB_MAX_RAILS  16
+#define HXB_RAIL_LANES 2        /* ordered queues per rail (hxb_rail_ops_t.lane) */
+#define HXB_MAX_LANES  (HXB_MAX_RAILS * HXB_RAIL_LANES)
 
 typedef struct hxb_rail hxb_rail_t;
 
@@ -42,6 +44,12 @@ typedef struct hxb_rail_ops {
     /* optional: a frame of len bytes to dst goes by a carrier with its own
      * checksum (dual rails: bulk frames by UDP), so hxb's may be left out */
     int  (*carrier_csum)(hxb_rail_t *rail, const hxb_raddr_t *dst, size_t len);
+    /* optional: which of the rail's queues (lanes, 0..HXB_RAIL_LANES-1) a
+     * frame of len bytes to dst joins. Frames keep their order within a
+     * lane, not across lanes: a dual rail's raw and UDP frames reach the
+     * receiver by different sockets, read one after the other. Without
+     * it, a rail is one lane. */
+    int  (*lane)(hxb_rail_t *rail, const hxb_raddr_t *dst, size_t len);
 } hxb_rail_ops_t;
 
 typedef struct hxb_rail_stats {
@@ -84,6 +92,13 @@ static inline int hxb_rail_carrier_csum(hxb_rail_t *rail, const hxb_raddr_t *dst
     return rail->ops->carrier_csum && rail->ops->carrier_csum(rail, dst, len);
 }
 
+/* the lane, over all rails, of a frame of len bytes to dst on rail */
+static inline int hxb_rail_lane(hxb_rail_t *rail, int index, const hxb_raddr_t *dst,
+                                size_t len)
+{
+    return index * HXB_RAIL_LANES + (rail->ops->lane ? rail->ops->lane(rail, dst, len) : 0);
+}
+
 /* DUAL: raw and UDP on one NIC, bulk frames by UDP (hxb_rail_dual.c) */
 typedef enum { HXB_RAIL_RAW = 0, HXB_RAIL_UDP = 1, HXB_RAIL_DUAL = 2 } hxb_rail_kind_t;
 
@@ -122,6 +137,11 @@ typedef struct hxb_mem_faults {
     unsigned stall_ppm, stall_us; /* by chance per frame sent, the partner
                         * delivers nothing for stall_us: late frames on one
                         * rail, as from a queue or a receiver off the CPU */
+    size_t   lane_min; /* frames of this many bytes or more take a second
+                        * lane (0: one lane), delivered after the first's
+                        * frames and lane_us later than sent: a dual rail's
+                        * UDP socket beside its raw ring */
+    unsigned lane_us;
     double   rate;     /* bytes per second the link carries (0: no limit):
                         * a frame arrives when the ones before it have
                         * gone through, so what waits is a queue that delays */

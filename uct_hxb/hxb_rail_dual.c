@@ -58,6 +58,12 @@ static int dual_carrier_csum(hxb_rail_t *r, const hxb_raddr_t *dst, size_t len)
     return dual_by_udp(dst, len);           /* UDP's checksum */
 }
 
+static int dual_lane(hxb_rail_t *r, const hxb_raddr_t *dst, size_t len)
+{
+    (void)r;
+    return dual_by_udp(dst, len);           /* 1: the UDP socket's queue */
+}
+
 static int dual_send(hxb_rail_t *r, const hxb_raddr_t *dst,
                      const struct iovec *iov, int iovcnt)
 {
@@ -154,6 +160,7 @@ static void dual_close(hxb_rail_t *r)
 static const hxb_rail_ops_t dual_ops = {
     .send = dual_send, .flush = dual_flush, .flush_many = dual_flush_many,
     .recv = dual_recv, .close = dual_close, .carrier_csum = dual_carrier_csum,
+    .lane = dual_lane,
 };
 
 int hxb_rail_dual_open(const char *ifname, uint16_t *port, hxb_rail_t **rail_p,

@@ -1,6 +1,8 @@
 /* In-memory rail pair for unit tests: frames sent on one rail are received
  * on its partner, with seeded, reproducible drop / duplicate / corrupt /
- * reorder faults. A FIFO per direction, like a real cable. */
+ * reorder faults. A FIFO per direction, like a real cable; with lanes, two
+ * (bulk frames in the second, read after the first and a little later, as
+ * a dual rail's UDP socket after its raw ring). */
 #include "hxb_clock.h"
 #include "hxb_rail.h"
 
@@ -12,16 +14,21 @@
 
 typedef struct mem_frame {
     size_t  len;
+    int     lane;
     double  due;                          /* arrives then (rate-limited link) */
     double  at;                           /* arrival: due, else when sent    */
     uint8_t data[];
 } mem_frame_t;
 
+typedef struct mem_queue {
+    mem_frame_t *q[MEM_QLEN];
+    unsigned     head, tail;
+} mem_queue_t;
+
 typedef struct hxb_rail_mem {
     hxb_rail_t           super;
     struct hxb_rail_mem *peer;
-    mem_frame_t         *q[MEM_QLEN];     /* frames for this rail to receive */
-    unsigned             head, tail;
+    mem_queue_t          in[HXB_RAIL_LANES]; /* frames for this rail to receive */
     mem_frame_t         *held;            /* reordering: frame held back     */
     hxb_mem_faults_t     f;
     int                  down;
@@ -45,13 +52,28 @@ static int mem_chance(hxb_rail_mem_t *m, unsigned ppm)
     return ppm && (mem_rand(m) % 1000000) < ppm;
 }
 
+static unsigned mem_queued(const hxb_rail_mem_t *m)
+{
+    return m->in[0].tail - m->in[0].head + m->in[1].tail - m->in[1].head;
+}
+
 static void mem_enqueue(hxb_rail_mem_t *dst, mem_frame_t *fr)
 {
-    if (dst->tail - dst->head == MEM_QLEN) {
+    mem_queue_t *in = &dst->in[fr->lane];
+
+    if (in->tail - in->head == MEM_QLEN) {
         free(fr); /* receiver overrun: a loss */
         return;
     }
-    dst->q[dst->tail++ % MEM_QLEN] = fr;
+    in->q[in->tail++ % MEM_QLEN] = fr;
+}
+
+static int mem_lane(hxb_rail_t *r, const hxb_raddr_t *dst, size_t len)
+{
+    const hxb_rail_mem_t *m = (const hxb_rail_mem_t *)r;
+
+    (void)dst;
+    return m->f.lane_min && len >= m->f.lane_min;
 }
 
 static int mem_send(hxb_rail_t *r, const hxb_raddr_t *dst,
@@ -67,7 +89,7 @@ static int mem_send(hxb_rail_t *r, const hxb_raddr_t *dst,
         r->stats.tx_errors++;
         return 0; /* like a dead link: the frame vanishes */
     }
-    if (m->f.qlimit && m->peer->tail - m->peer->head >= m->f.qlimit) {
+    if (m->f.qlimit && mem_queued(m->peer) >= m->f.qlimit) {
         r->stats.tx_again++; /* refused by our own full queue */
         return 0;
     }
@@ -77,7 +99,7 @@ static int mem_send(hxb_rail_t *r, const hxb_raddr_t *dst,
     r->stats.tx_frames++;
     r->stats.tx_bytes += len;
     if (mem_chance(m, m->f.drop_ppm) ||
-        (m->f.dlimit && m->peer->tail - m->peer->head >= m->f.dlimit)) {
+        (m->f.dlimit && mem_queued(m->peer) >= m->f.dlimit)) {
         return 0;
     }
     fr = malloc(sizeof(*fr) + len);
@@ -85,11 +107,15 @@ static int mem_send(hxb_rail_t *r, const hxb_raddr_t *dst,
         return -ENOMEM;
     }
     fr->len = len;
+    fr->lane = mem_lane(r, dst, len);
     fr->due = 0;
     fr->at = hxb_now();
     if (m->f.rate > 0) {
         double start = m->peer->busy_until > fr->at ? m->peer->busy_until : fr->at;
         fr->due = fr->at = m->peer->busy_until = start + len / m->f.rate;
+    }
+    if (fr->lane) {             /* the second socket is read later */
+        fr->due = (fr->due > 0 ? fr->due : fr->at) + m->f.lane_us * 1e-6;
     }
     for (i = 0; i < iovcnt; i++) {
         memcpy(fr->data + off, iov[i].iov_base, iov[i].iov_len);
@@ -136,7 +162,7 @@ static int mem_recv(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
     hxb_rail_mem_t *m = (hxb_rail_mem_t *)r;
     hxb_raddr_t src;
     mem_frame_t *fr;
-    int n = 0;
+    int n = 0, lane;
 
     if (m->stall_until) {
         if (hxb_now() < m->stall_until) {
@@ -146,20 +172,24 @@ static int mem_recv(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
     }
     memset(&src, 0, sizeof(src));
     memcpy(src.mac, m->peer->super.mac, 6);
-    while (n < max && m->head != m->tail) {
-        fr = m->q[m->head % MEM_QLEN];
-        if (fr->due > 0 && fr->due > hxb_now()) {
-            break;              /* still on the wire; FIFO: so is the rest */
+    for (lane = 0; lane < HXB_RAIL_LANES; lane++) {   /* lane 0 first */
+        mem_queue_t *in = &m->in[lane];
+
+        while (n < max && in->head != in->tail) {
+            fr = in->q[in->head % MEM_QLEN];
+            if (fr->due > 0 && fr->due > hxb_now()) {
+                break;          /* still on the wire; FIFO: so is the rest */
+            }
+            in->head++;
+            if (!m->down) {
+                r->stats.rx_frames++;
+                r->stats.rx_bytes += fr->len;
+                r->rx_stamp = fr->at;   /* a stall (receiver off the CPU) is host time */
+                cb(arg, r, fr->data, fr->len, &src);
+            }
+            free(fr);
+            n++;
         }
-        m->head++;
-        if (!m->down) {
-            r->stats.rx_frames++;
-            r->stats.rx_bytes += fr->len;
-            r->rx_stamp = fr->at;   /* a stall (receiver off the CPU) is host time */
-            cb(arg, r, fr->data, fr->len, &src);
-        }
-        free(fr);
-        n++;
     }
     return n;
 }
@@ -168,8 +198,12 @@ static void mem_close(hxb_rail_t *r)
 {
     hxb_rail_mem_t *m = (hxb_rail_mem_t *)r;
 
-    while (m->head != m->tail) {
-        free(m->q[m->head++ % MEM_QLEN]);
+    int lane;
+
+    for (lane = 0; lane < HXB_RAIL_LANES; lane++) {
+        while (m->in[lane].head != m->in[lane].tail) {
+            free(m->in[lane].q[m->in[lane].head++ % MEM_QLEN]);
+        }
     }
     free(m->held);
     if (m->peer) {
@@ -180,6 +214,7 @@ static void mem_close(hxb_rail_t *r)
 
 static const hxb_rail_ops_t mem_ops = {
     .send = mem_send, .flush = mem_flush, .recv = mem_recv, .close = mem_close,
+    .lane = mem_lane,
 };
 
 int hxb_rail_mem_pair(size_t mtu, const hxb_mem_faults_t *faults,
@@ -245,9 +280,18 @@ void hxb_rail_mem_set_down(hxb_rail_t *rail, int down)
 int hxb_rail_mem_pending(const hxb_rail_t *rail)
 {
     const hxb_rail_mem_t *m = (const hxb_rail_mem_t *)rail;
+    int lane;
 
-    return m->head != m->tail && !(m->stall_until && hxb_now() < m->stall_until) &&
-           !(m->q[m->head % MEM_QLEN]->due > hxb_now());
+    if (m->stall_until && hxb_now() < m->stall_until) {
+        return 0;
+    }
+    for (lane = 0; lane < HXB_RAIL_LANES; lane++) {
+        if (m->in[lane].head != m->in[lane].tail &&
+            !(m->in[lane].q[m->in[lane].head % MEM_QLEN]->due > hxb_now())) {
+            return 1;
+        }
+    }
+    return 0;
 }
 
 double hxb_rail_mem_queue_delay(const hxb_rail_t *rail)

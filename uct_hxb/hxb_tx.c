@@ -167,6 +167,7 @@ static void tx_transmit(hxb_peer_t *p, uint32_t seq, hxb_txslot_t *s, int r)
     hxb_engine_t *e = p->e;
     hxb_hdr_t *h = (hxb_hdr_t *)s->hb;
     struct iovec iov[3];
+    size_t flen;
     int n = 1;
 
     h->ack = p->rx_next;
@@ -193,10 +194,10 @@ static void tx_transmit(hxb_peer_t *p, uint32_t seq, hxb_txslot_t *s, int r)
         iov[n].iov_base = (void *)s->data;
         iov[n++].iov_len = s->data_len;
     }
+    flen = s->hb_len + s->inl_len + s->data_len;
     if (e->cfg.csum == HXB_CSUM_ALL ||
         (e->cfg.csum == HXB_CSUM_CARRIER &&
-         !hxb_rail_carrier_csum(e->rails[r], &p->addr[r],
-                                s->hb_len + s->inl_len + s->data_len))) {
+         !hxb_rail_carrier_csum(e->rails[r], &p->addr[r], flen))) {
         /* the sum covers the extension (in hb after the header) and data */
         struct iovec civ[3];
         civ[0].iov_base = h + 1;
@@ -214,7 +215,8 @@ static void tx_transmit(hxb_peer_t *p, uint32_t seq, hxb_txslot_t *s, int r)
     }
     s->state = TX_INFLIGHT;
     s->rail = (uint8_t)r;
-    s->rail_ctr = ++p->rail_ctr[r];
+    s->lane = (uint8_t)hxb_rail_lane(e->rails[r], r, &p->addr[r], flen);
+    s->rail_ctr = ++p->rail_ctr[s->lane];
     s->sent_at = e->now;
     inflight_add(p, r);
     /* it may be due before the RTO check planned when the others left
@@ -511,9 +513,9 @@ static void rail_acked(hxb_peer_t *p, hxb_txslot_t *s)
     } else if (!(p->cc_over & (1u << s->rail))) {
         p->cwnd[s->rail] = hxb_win_grown(p->cwnd[s->rail], p->e->cfg.rail_inflight);
     }
-    if (hxb_seq_lt(p->rail_hi[s->rail], s->rail_ctr)) {
-        p->rail_hi[s->rail] = s->rail_ctr;
-        p->rail_hi_sent[s->rail] = s->sent_at;
+    if (hxb_seq_lt(p->rail_hi[s->lane], s->rail_ctr)) {
+        p->rail_hi[s->lane] = s->rail_ctr;
+        p->rail_hi_sent[s->lane] = s->sent_at;
     }
     p->suspect_mask &= ~(1u << s->rail);
 }
@@ -702,8 +704,10 @@ static double tx_reo_window(hxb_peer_t *p)
 }
 
 /* Loss detection without timeouts, two rules:
- * - per rail: a rail keeps order, so a frame sent before an acked frame on
- *   the same rail, and not acked itself, was lost;
+ * - per lane: a rail's queue keeps order, so a frame sent before an acked
+ *   frame in the same lane (rail and queue: a dual rail's raw and UDP
+ *   frames are two lanes, read from two sockets), and not acked itself, was
+ *   lost;
  * - across rails (RACK, RFC 8985): a frame sent before the latest-sent
  *   acked frame, on any rail, is lost once it is overdue by that frame's
  *   round trip plus a reordering window. This repairs the last frames of a
@@ -725,7 +729,7 @@ static void tx_detect_losses(hxb_peer_t *p)
      * retransmitted or not, left later still. Per ack, this scans the
      * frames acks are about, not the whole window. */
     horizon = p->rack_sent;
-    for (r = 0; r < e->nrails; r++) {
+    for (r = 0; r < e->nrails * HXB_RAIL_LANES; r++) {
         if (p->rail_hi_sent[r] > horizon) {
             horizon = p->rail_hi_sent[r];
         }
@@ -738,7 +742,7 @@ static void tx_detect_losses(hxb_peer_t *p)
         if (s->state != TX_INFLIGHT) {
             continue;
         }
-        if (hxb_seq_lt(s->rail_ctr, p->rail_hi[s->rail])) {
+        if (hxb_seq_lt(s->rail_ctr, p->rail_hi[s->lane])) {
             e->stats.fast_retx++;
             tx_path_loss(p, s);
             tx_retransmit(p, seq, s);
