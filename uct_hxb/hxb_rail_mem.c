@@ -197,7 +197,6 @@ static int mem_recv(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
 static void mem_close(hxb_rail_t *r)
 {
     hxb_rail_mem_t *m = (hxb_rail_mem_t *)r;
-
     int lane;
 
     for (lane = 0; lane < HXB_RAIL_LANES; lane++) {

@@ -242,7 +242,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     hxb_raddr_t addrs[HXB_MAX_RAILS];
     side_t a, b;
     uint8_t *src = malloc(REGION);
-    unsigned step, i;
+    hxb_mem_faults_t faults = {0};
+    unsigned step, i, setup;
 
     if (!src) {
         return 0;
@@ -251,7 +252,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(src, 0xa5, REGION);
     hxb_engine_cfg_default(&ca);
     ca.job_key = KEY;
-    ca.csum = take(&c, 1) & 1 ? HXB_CSUM_ALL : HXB_CSUM_NONE;
+    setup = take(&c, 1);
+    ca.csum = setup & 1 ? HXB_CSUM_ALL : HXB_CSUM_NONE;
+    if (setup & 2) {            /* two lanes per rail, as dual rails have */
+        faults.lane_min = 600;
+        faults.lane_us = 50;
+    }
     ca.window = 64;
     ca.max_msg = MAX_MSG;
     cb = ca;
@@ -265,7 +271,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     }
     for (i = 0; i < NRAILS; i++) {
-        if (hxb_rail_mem_pair(MTU, NULL, &ra[i], &rb[i]) ||
+        if (hxb_rail_mem_pair(MTU, &faults, &ra[i], &rb[i]) ||
             hxb_engine_add_rail(a.e, ra[i]) || hxb_engine_add_rail(b.e, rb[i])) {
             abort();
         }
