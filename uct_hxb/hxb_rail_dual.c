@@ -52,16 +52,12 @@ static int dual_by_udp(const hxb_raddr_t *dst, size_t len)
     return len >= DUAL_BULK_MIN && dst->ip && dst->port;
 }
 
-static int dual_carrier_csum(hxb_rail_t *r, const hxb_raddr_t *dst, size_t len)
+/* A frame that goes by UDP has UDP's checksum (carrier_csum) and joins the
+ * UDP socket's queue, lane 1 (lane): one answer serves both ops. */
+static int dual_udp_path(hxb_rail_t *r, const hxb_raddr_t *dst, size_t len)
 {
     (void)r;
-    return dual_by_udp(dst, len);           /* UDP's checksum */
-}
-
-static int dual_lane(hxb_rail_t *r, const hxb_raddr_t *dst, size_t len)
-{
-    (void)r;
-    return dual_by_udp(dst, len);           /* 1: the UDP socket's queue */
+    return dual_by_udp(dst, len);
 }
 
 static int dual_send(hxb_rail_t *r, const hxb_raddr_t *dst,
@@ -159,8 +155,8 @@ static void dual_close(hxb_rail_t *r)
 
 static const hxb_rail_ops_t dual_ops = {
     .send = dual_send, .flush = dual_flush, .flush_many = dual_flush_many,
-    .recv = dual_recv, .close = dual_close, .carrier_csum = dual_carrier_csum,
-    .lane = dual_lane,
+    .recv = dual_recv, .close = dual_close, .carrier_csum = dual_udp_path,
+    .lane = dual_udp_path,
 };
 
 int hxb_rail_dual_open(const char *ifname, uint16_t *port, hxb_rail_t **rail_p,

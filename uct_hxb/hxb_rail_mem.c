@@ -54,7 +54,13 @@ static int mem_chance(hxb_rail_mem_t *m, unsigned ppm)
 
 static unsigned mem_queued(const hxb_rail_mem_t *m)
 {
-    return m->in[0].tail - m->in[0].head + m->in[1].tail - m->in[1].head;
+    unsigned n = 0;
+    int lane;
+
+    for (lane = 0; lane < HXB_RAIL_LANES; lane++) {
+        n += m->in[lane].tail - m->in[lane].head;
+    }
+    return n;
 }
 
 static void mem_enqueue(hxb_rail_mem_t *dst, mem_frame_t *fr)

@@ -306,6 +306,13 @@ static hxb_opq_t *tx_next_queue(hxb_peer_t *p)
 }
 
 /* cut the queued operations into frames while the window has room */
+/* where the op's next frame takes its data (refusals and empty ops have
+ * none: no offset is added to NULL) */
+static const uint8_t *op_cursor(const hxb_op_t *op)
+{
+    return op->data ? op->data + op->off : NULL;
+}
+
 static void tx_fill(hxb_peer_t *p)
 {
     hxb_engine_t *e = p->e;
@@ -343,7 +350,7 @@ static void tx_fill(hxb_peer_t *p)
             s = slot_new(p, HXB_K_AM, fl, &ext, sizeof(ext), inl + chunk);
             memcpy(s->inl, op->hdr, inl);
             s->inl_len = (uint16_t)inl;
-            s->data = op->data ? op->data + op->off : NULL;  /* refusals and 0 bytes have none */
+            s->data = op_cursor(op);
             s->data_len = (uint32_t)chunk;
             break;
         }
@@ -351,7 +358,7 @@ static void tx_fill(hxb_peer_t *p)
             hxb_put_ext_t ext = {.addr = op->raddr + op->off, .rkey = op->rkey};
             chunk = op->len - op->off < frag ? op->len - op->off : frag;
             s = slot_new(p, HXB_K_PUT, 0, &ext, sizeof(ext), chunk);
-            s->data = op->data ? op->data + op->off : NULL;  /* refusals and 0 bytes have none */
+            s->data = op_cursor(op);
             s->data_len = (uint32_t)chunk;
             break;
         }
@@ -369,7 +376,7 @@ static void tx_fill(hxb_peer_t *p)
                                       .status = op->status};
             chunk = op->len - op->off < frag ? op->len - op->off : frag;
             s = slot_new(p, HXB_K_GET_RESP, 0, &ext, sizeof(ext), chunk);
-            s->data = op->data ? op->data + op->off : NULL;  /* refusals and 0 bytes have none */
+            s->data = op_cursor(op);
             s->data_len = (uint32_t)chunk;
             s->region = op->rkey;
             p->resp_end = p->tx_next;
