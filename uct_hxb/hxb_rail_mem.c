@@ -74,6 +74,19 @@ static void mem_enqueue(hxb_rail_mem_t *dst, mem_frame_t *fr)
     in->q[in->tail++ % MEM_QLEN] = fr;
 }
 
+/* the frame at the front of a lane if it has arrived (a FIFO: when it
+ * is still on the wire, so is the rest), else NULL */
+static mem_frame_t *mem_front(const mem_queue_t *in)
+{
+    mem_frame_t *fr;
+
+    if (in->head == in->tail) {
+        return NULL;
+    }
+    fr = in->q[in->head % MEM_QLEN];
+    return fr->due > 0 && fr->due > hxb_now() ? NULL : fr;
+}
+
 static int mem_lane(hxb_rail_t *r, const hxb_raddr_t *dst, size_t len)
 {
     const hxb_rail_mem_t *m = (const hxb_rail_mem_t *)r;
@@ -181,11 +194,7 @@ static int mem_recv(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
     for (lane = 0; lane < HXB_RAIL_LANES; lane++) {   /* lane 0 first */
         mem_queue_t *in = &m->in[lane];
 
-        while (n < max && in->head != in->tail) {
-            fr = in->q[in->head % MEM_QLEN];
-            if (fr->due > 0 && fr->due > hxb_now()) {
-                break;          /* still on the wire; FIFO: so is the rest */
-            }
+        while (n < max && (fr = mem_front(in))) {
             in->head++;
             if (!m->down) {
                 r->stats.rx_frames++;
@@ -291,8 +300,7 @@ int hxb_rail_mem_pending(const hxb_rail_t *rail)
         return 0;
     }
     for (lane = 0; lane < HXB_RAIL_LANES; lane++) {
-        if (m->in[lane].head != m->in[lane].tail &&
-            !(m->in[lane].q[m->in[lane].head % MEM_QLEN]->due > hxb_now())) {
+        if (mem_front(&m->in[lane])) {
             return 1;
         }
     }

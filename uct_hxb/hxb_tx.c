@@ -305,7 +305,6 @@ static hxb_opq_t *tx_next_queue(hxb_peer_t *p)
     return NULL;
 }
 
-/* cut the queued operations into frames while the window has room */
 /* where the op's next frame takes its data (refusals and empty ops have
  * none: no offset is added to NULL) */
 static const uint8_t *op_cursor(const hxb_op_t *op)
@@ -313,6 +312,7 @@ static const uint8_t *op_cursor(const hxb_op_t *op)
     return op->data ? op->data + op->off : NULL;
 }
 
+/* cut the queued operations into frames while the window has room */
 static void tx_fill(hxb_peer_t *p)
 {
     hxb_engine_t *e = p->e;
@@ -727,7 +727,7 @@ static void tx_detect_losses(hxb_peer_t *p)
     hxb_engine_t *e = p->e;
     double now = e->now, next = 0, reo, due, span, horizon;
     uint32_t seq;
-    int r;
+    int lane;
 
     reo = tx_reo_window(p);
     /* Both rules need a frame sent before an acked one, at `horizon` at the
@@ -736,9 +736,9 @@ static void tx_detect_losses(hxb_peer_t *p)
      * retransmitted or not, left later still. Per ack, this scans the
      * frames acks are about, not the whole window. */
     horizon = p->rack_sent;
-    for (r = 0; r < e->nrails * HXB_RAIL_LANES; r++) {
-        if (p->rail_hi_sent[r] > horizon) {
-            horizon = p->rail_hi_sent[r];
+    for (lane = 0; lane < e->nrails * HXB_RAIL_LANES; lane++) {
+        if (p->rail_hi_sent[lane] > horizon) {
+            horizon = p->rail_hi_sent[lane];
         }
     }
     for (seq = p->tx_una; seq != p->tx_push; seq++) {

@@ -3,8 +3,9 @@
  * The input is a topology file (doc/TOPOLOGY.md). Whatever it holds, the
  * parser must not read or write outside its buffers, must say where a
  * bad file went wrong ("file:line: problem" as doc/TOPOLOGY.md promises,
- * or "file: problem" when no line is at fault), and a file it accepts must give every pair of nodes
- * a route that ends at the destination, one dimension per hop. */
+ * or "file: problem" when no line is at fault), and a file it accepts
+ * must give every pair of nodes a route that ends at the destination, one
+ * dimension per hop. */
 #include "hxb_route.h"
 #include "hxb_topo.h"
 
