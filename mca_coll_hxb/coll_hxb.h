@@ -74,12 +74,23 @@ typedef struct mca_coll_hxb_module {
 } mca_coll_hxb_module_t;
 OBJ_CLASS_DECLARATION(mca_coll_hxb_module_t);
 
+/* The size thresholds a call runs with: read once when it is called (an
+ * MPI_T write may change them between calls, also before a queued
+ * non-blocking call starts, and every rank must choose the same schedule) */
+typedef struct mca_coll_hxb_tune {
+    int  allreduce_rsag_min, alltoall_direct_min, alltoall_pieces_min,
+         allgather_pieces_min;
+    long segsize;
+} mca_coll_hxb_tune_t;
+void mca_coll_hxb_tune_get(mca_coll_hxb_tune_t *t);
+
 /* p2p with one tag: a growing list of requests, waited for at once */
 typedef struct mca_coll_hxb_ctx {
     mca_coll_hxb_module_t *m;
     ompi_communicator_t *comm;
     int rank, tag;
     bool poll;                        /* the worker: poll, never park */
+    mca_coll_hxb_tune_t tune;
     ompi_request_t **reqs;
     int nreq, maxreq;
 } mca_coll_hxb_ctx_t;

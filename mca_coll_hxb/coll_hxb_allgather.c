@@ -113,7 +113,7 @@ static int leaders_gather(mca_coll_hxb_ctx_t *c, char *all, size_t bs)
 {
     mca_coll_hxb_module_t *m = c->m;
     int dims[MCA_COLL_HXB_DIMS], k = mca_coll_hxb_line_dims(m, dims), rc = OMPI_SUCCESS;
-    int pmin = mca_coll_hxb_component.allgather_pieces_min, nmax = mca_coll_hxb_max_line(m);
+    int pmin = c->tune.allgather_pieces_min, nmax = mca_coll_hxb_max_line(m);
     int np = (k > 1 && pmin >= 0 && bs >= (size_t)pmin) ? k : 1;
     int N = m->nnodes;
     piece_t pcs[MCA_COLL_HXB_DIMS];

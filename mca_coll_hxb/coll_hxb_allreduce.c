@@ -51,7 +51,7 @@ int mca_coll_hxb_allreduce_do(mca_coll_hxb_ctx_t *c, const void *sbuf, void *rbu
     if (OMPI_SUCCESS != (rc = mca_coll_hxb_node_reduce(c, rbuf, count, dt, op))) return rc;
     size_t dsize;
     ompi_datatype_type_size(dt, &dsize);
-    int rsag_min = mca_coll_hxb_component.allreduce_rsag_min;
+    int rsag_min = c->tune.allreduce_rsag_min;
     if (c->rank == m->leader && rsag_min >= 0 && (size_t)count * dsize >= (size_t)rsag_min) {
         if (OMPI_SUCCESS != (rc = mca_coll_hxb_allreduce_rsag(c, rbuf, count, dt, op))) return rc;
     } else if (c->rank == m->leader) {

@@ -101,7 +101,7 @@ int mca_coll_hxb_allreduce_rsag(mca_coll_hxb_ctx_t *c, void *buf, int count,
     int dims[MCA_COLL_HXB_DIMS], k = mca_coll_hxb_line_dims(m, dims), rc = OMPI_SUCCESS;
     int nmax = mca_coll_hxb_max_line(m);
     size_t dsize;
-    long segsize = mca_coll_hxb_component.segsize;
+    long segsize = c->tune.segsize;
     ptrdiff_t lb, ext;
 
     if (0 == k || count <= 0) return OMPI_SUCCESS;

@@ -139,8 +139,8 @@ int mca_coll_hxb_alltoall(const void *sbuf, int scount, ompi_datatype_t *sdt,
     if (0 == bs) return OMPI_SUCCESS;
     mca_coll_hxb_ctx_t c;
     mca_coll_hxb_ctx_init(&c, m, comm, MCA_COLL_BASE_TAG_ALLTOALL);
-    int direct_min = mca_coll_hxb_component.alltoall_direct_min;
-    int pieces_min = mca_coll_hxb_component.alltoall_pieces_min;
+    int direct_min = c.tune.alltoall_direct_min;
+    int pieces_min = c.tune.alltoall_pieces_min;
     bool pieces = pieces_min >= 0 && bs >= (size_t)pieces_min;
     if (direct_min >= 0 && bs >= (size_t)direct_min) {
         rc = mca_coll_hxb_alltoall_direct(&c, sbuf, scount, sdt, rbuf, rcount, rdt);

@@ -19,11 +19,15 @@ typedef struct mca_coll_hxb_job {
     int count, root;
     ompi_datatype_t *dt;
     ompi_op_t *op;
+    mca_coll_hxb_tune_t tune;          /* the thresholds when it was called */
 } mca_coll_hxb_job_t;
 
 static int job_free(ompi_request_t **req)
 {
     mca_coll_hxb_job_t *job = (mca_coll_hxb_job_t *)*req;
+    /* the application's thread: if this was the communicator's last
+     * reference, its destructor joins the (idle) worker from here */
+    OBJ_RELEASE(job->super.req_mpi_object.comm);
     OBJ_RELEASE(job->dt);
     if (job->op) OBJ_RELEASE(job->op);
     OMPI_REQUEST_FINI(&job->super);
@@ -56,6 +60,7 @@ static void *worker(void *arg)
         mca_coll_hxb_ctx_t c;
         mca_coll_hxb_ctx_init(&c, m, comm, MCA_COLL_HXB_TAG_NB);
         c.poll = true;
+        c.tune = job->tune;
         int rc = (MCA_COLL_HXB_IALLREDUCE == job->what)
             ? mca_coll_hxb_allreduce_do(&c, job->sbuf, job->rbuf, job->count, job->dt, job->op)
             : mca_coll_hxb_bcast_do(&c, job->rbuf, job->count, job->dt, job->root);
@@ -94,8 +99,12 @@ static int submit(mca_coll_hxb_module_t *m, ompi_communicator_t *comm, int what,
     job->super.req_state = OMPI_REQUEST_ACTIVE;
     job->super.req_free = job_free;
     job->super.req_cancel = job_cancel;
+    /* MPI lets the application free the communicator before the request
+     * completes: the job keeps it (and so this module and its worker) */
     job->super.req_mpi_object.comm = comm;
+    OBJ_RETAIN(comm);
     job->what = what;
+    mca_coll_hxb_tune_get(&job->tune);
     job->sbuf = sbuf;
     job->rbuf = rbuf;
     job->count = count;
@@ -111,7 +120,7 @@ static int submit(mca_coll_hxb_module_t *m, ompi_communicator_t *comm, int what,
         if (OMPI_SUCCESS != mca_coll_hxb_nb_progress_init() ||
             0 != pthread_create(&m->thread, NULL, worker, m)) {
             pthread_mutex_unlock(&m->lock);
-            *req = NULL;
+            *req = MPI_REQUEST_NULL;
             ompi_request_t *r = &job->super;
             job_free(&r);
             return OMPI_ERR_OUT_OF_RESOURCE;

@@ -15,8 +15,19 @@ void mca_coll_hxb_ctx_init(mca_coll_hxb_ctx_t *c, mca_coll_hxb_module_t *m,
     c->rank = ompi_comm_rank(comm);
     c->tag = tag;
     c->poll = false;
+    mca_coll_hxb_tune_get(&c->tune);
     c->reqs = NULL;
     c->nreq = c->maxreq = 0;
+}
+
+void mca_coll_hxb_tune_get(mca_coll_hxb_tune_t *t)
+{
+    const mca_coll_hxb_component_t *k = &mca_coll_hxb_component;
+    t->allreduce_rsag_min = k->allreduce_rsag_min;
+    t->alltoall_direct_min = k->alltoall_direct_min;
+    t->alltoall_pieces_min = k->alltoall_pieces_min;
+    t->allgather_pieces_min = k->allgather_pieces_min;
+    t->segsize = k->segsize;
 }
 
 void mca_coll_hxb_ctx_fini(mca_coll_hxb_ctx_t *c)
