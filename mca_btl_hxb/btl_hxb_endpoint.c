@@ -8,6 +8,7 @@
 #include "opal/mca/hwloc/hwloc-internal.h"
 #include "opal/util/proc.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,11 +50,17 @@ int mca_btl_hxb_endpoint_connect(mca_btl_hxb_module_t *module,
                                                    endpoint->dev_addr_len);
     status = uct_ep_create(&params, &endpoint->uct_ep);
     if (UCS_OK != status) {
-        opal_output(0, "btl:hxb: cannot reach %s: %s",
-                    OPAL_NAME_PRINT(endpoint->proc->proc_name),
-                    ucs_status_string(status));
+        char info[256];
+        snprintf(info, sizeof(info), "btl:hxb: cannot reach %s: %s",
+                 OPAL_NAME_PRINT(endpoint->proc->proc_name), ucs_status_string(status));
+        opal_output(0, "%s", info);
         endpoint->uct_ep = NULL;
         endpoint->failed = 1;
+        /* ob1 takes a failed send for a busy BTL and retries it for ever:
+         * a peer we cannot reach is an error the PML must hear of */
+        if (NULL != module->error_cb) {
+            module->error_cb(&module->super, MCA_BTL_ERROR_FLAGS_FATAL, endpoint->proc, info);
+        }
         return OPAL_ERR_UNREACH;
     }
     return OPAL_SUCCESS;

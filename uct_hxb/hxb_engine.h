@@ -137,8 +137,14 @@ int hxb_flush(hxb_peer_t *p, void *comp);
 /* Registered memory under rkey is going away: reads peers still make of
  * it get a refusal from now on, never its bytes (hxb_tx.c). */
 void hxb_engine_region_gone(hxb_engine_t *e, uint64_t rkey);
-/* forget pending completions of this peer (endpoint destroyed) */
-void hxb_peer_cancel(hxb_peer_t *p);
+/* Operations issued after this call belong to owner (a UCT endpoint: several
+ * may share one peer), until it is called again. */
+void hxb_peer_set_owner(hxb_peer_t *p, void *owner);
+/* Cancel owner's operations (NULL: everyone's): each pending completion is
+ * called now with HXB_E_CANCEL, and from then on the engine neither reads
+ * nor writes their buffers. Frames already numbered still occupy their
+ * sequence numbers: a resend goes out as a NOP (PROTOCOL.md 8.14). */
+void hxb_peer_cancel(hxb_peer_t *p, void *owner);
 int hxb_peer_tx_idle(const hxb_peer_t *p);
 /* sequenced frames sent or queued but not yet acknowledged */
 unsigned hxb_peer_unacked(const hxb_peer_t *p);

@@ -41,8 +41,10 @@ static inline double hxb_wake_min(double a, double b)
 }
 
 enum { TX_FREE = 0, TX_QUEUED, TX_INFLIGHT, TX_SACKED };
-enum { RX_EMPTY = 0, RX_HELD, RX_DONE };
-enum { OP_AM_ZC = 1, OP_PUT, OP_GET_REQ, OP_GET_RESP, OP_FLUSH };
+enum { RX_EMPTY = 0, RX_HELD, RX_DONE, RX_NOP };  /* RX_NOP: acts in order */
+/* OP_NOP: what is left of a cancelled AM cut in part: one NOP frame, which
+ * ends the receiver's reassembly of it */
+enum { OP_AM_ZC = 1, OP_PUT, OP_GET_REQ, OP_GET_RESP, OP_FLUSH, OP_NOP };
 /* A peer's operations wait in three queues, cut into frames one frame from
  * each in turn: ours (AMs, reads, flushes, in issue order: AMs keep their
  * order), our PUTs (so an AM - a rendezvous step, a FIN - never waits
@@ -70,6 +72,7 @@ typedef struct hxb_txslot {
     uint8_t      hb_len;          /* header + extension bytes in hb        */
     uint8_t      err;             /* the receiver refused it (HXB_E_*)     */
     uint8_t      last;            /* last frame of its operation           */
+    uint8_t      user;            /* data is the caller's (zcopy AM, PUT)   */
     uint16_t     inl_len;         /* bytes of inl[] sent after hb          */
     uint8_t      lane;            /* rail's queue it took (hxb_rail_lane)   */
     uint32_t     rail_ctr;        /* n-th frame sent to this peer in lane   */
@@ -78,6 +81,7 @@ typedef struct hxb_txslot {
     const void  *data;            /* payload (user memory or a pool buffer) */
     hxb_buf_t   *buf;             /* pool buffer to release when acked      */
     void        *comp;            /* completion to signal when acked        */
+    void        *owner;           /* op's owner: its data is user memory    */
     uint64_t     region;          /* GET_RESP: the rkey its data is read under */
     uint8_t      hb[HXB_HB_MAX];
     uint8_t      inl[HXB_AM_INLINE];
@@ -99,6 +103,7 @@ typedef struct hxb_op {           /* a long operation cut into frames later */
     uint32_t       status;
     uint32_t       put_mark;      /* OP_FLUSH: PUTs posted before it        */
     void          *comp;
+    void          *owner;         /* hxb_peer_set_owner when it was issued  */
     uint16_t       hdr_len;
     uint8_t        hdr[HXB_AM_INLINE];
 } hxb_op_t;
@@ -111,13 +116,15 @@ typedef struct hxb_flushreq {     /* completes when tx_una reaches seq */
     struct hxb_flushreq *next;
     uint32_t             seq;
     void                *comp;
+    void                *owner;
 } hxb_flushreq_t;
 
 typedef struct hxb_get {          /* a read this process asked for */
     hxb_peer_t *peer;
-    uint8_t    *buf;
+    uint8_t    *buf;              /* NULL: cancelled, responses dropped    */
     size_t      len, got;
     void       *comp;
+    void       *owner;
     uint32_t    id;
     int         status;
 } hxb_get_t;
@@ -191,6 +198,7 @@ struct hxb_peer {
     int            bundle_open;    /* the newest slot, not yet pushed, takes
                                     * more short AMs (hxb_am_send)         */
     hxb_flushreq_t *flushes;
+    void           *owner;         /* of the operations issued next         */
     uint32_t       err_pending;    /* a refused op had no completion: the
                                     * next flush reports it (HXB_E_*)     */
     double         srtt, rttvar, rto, min_rtt;

@@ -120,6 +120,16 @@ static void rx_am(hxb_peer_t *p, hxb_hdr_t *h)
     }
 }
 
+/* A NOP in sequence: a cancelled frame (PROTOCOL.md 8.14). The message it
+ * was part of can no longer be whole: drop what was gathered of it. */
+static void rx_nop(hxb_peer_t *p)
+{
+    if (p->asm_active) {
+        p->e->stats.drops[HXB_DROP_LEN]++;
+        p->asm_active = 0;
+    }
+}
+
 /* PUT / GET frames: placed or answered on arrival, in any order. */
 static void rx_unordered(hxb_peer_t *p, hxb_hdr_t *h)
 {
@@ -157,7 +167,9 @@ static void rx_unordered(hxb_peer_t *p, hxb_hdr_t *h)
             g->status = ext->status ? (int)ext->status : HXB_E_RKEY;
             g->got = g->len;
         } else {
-            memcpy(g->buf + ext->offset, ext + 1, len);
+            if (g->buf) {                       /* NULL: cancelled, dropped */
+                memcpy(g->buf + ext->offset, ext + 1, len);
+            }
             g->got += len;
         }
         if (g->got >= g->len) {
@@ -338,6 +350,8 @@ void hxb_rx_frame(hxb_peer_t *p, hxb_rail_t *rail, hxb_hdr_t *h, size_t size)
             slot->buf = b;
             slot->state = RX_HELD;
             e->stats.ooo_held++;
+        } else if (h->kind == HXB_K_NOP) {
+            slot->state = RX_NOP;
         } else {
             rx_unordered(p, h);
             slot->state = RX_DONE;
@@ -347,6 +361,8 @@ void hxb_rx_frame(hxb_peer_t *p, hxb_rail_t *rail, hxb_hdr_t *h, size_t size)
     /* in order: handle in place, then everything that waited for it */
     if (h->kind == HXB_K_AM) {
         rx_am(p, h);
+    } else if (h->kind == HXB_K_NOP) {
+        rx_nop(p);
     } else {
         rx_unordered(p, h);
     }
@@ -356,6 +372,8 @@ void hxb_rx_frame(hxb_peer_t *p, hxb_rail_t *rail, hxb_hdr_t *h, size_t size)
             rx_am(p, (hxb_hdr_t *)slot->buf->data);
             hxb_pool_put(&e->rpool, slot->buf);
             slot->buf = NULL;
+        } else if (slot->state == RX_NOP) {
+            rx_nop(p);
         }
         slot->state = RX_EMPTY;
         p->rx_next++;

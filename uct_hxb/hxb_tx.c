@@ -277,6 +277,8 @@ static hxb_txslot_t *slot_new(hxb_peer_t *p, unsigned kind, unsigned flags,
     s->data_len = 0;
     s->buf = NULL;
     s->comp = NULL;
+    s->owner = NULL;
+    s->user = 0;
     return s;
 }
 
@@ -352,6 +354,8 @@ static void tx_fill(hxb_peer_t *p)
             s->inl_len = (uint16_t)inl;
             s->data = op_cursor(op);
             s->data_len = (uint32_t)chunk;
+            s->owner = op->owner;
+            s->user = 1;
             break;
         }
         case OP_PUT: {
@@ -360,6 +364,8 @@ static void tx_fill(hxb_peer_t *p)
             s = slot_new(p, HXB_K_PUT, 0, &ext, sizeof(ext), chunk);
             s->data = op_cursor(op);
             s->data_len = (uint32_t)chunk;
+            s->owner = op->owner;
+            s->user = 1;
             break;
         }
         case OP_GET_REQ: {
@@ -389,12 +395,17 @@ static void tx_fill(hxb_peer_t *p)
             }
             f->seq = p->tx_next;
             f->comp = op->comp;
+            f->owner = op->owner;
             f->next = p->flushes;
             p->flushes = f;
             chunk = op->len;           /* zero: pops below */
             s = NULL;
             break;
         }
+        case OP_NOP:
+            chunk = 0;
+            s = slot_new(p, HXB_K_NOP, 0, NULL, 0, 0);
+            break;
         default:
             return;
         }
@@ -1185,6 +1196,7 @@ static hxb_op_t *op_new(hxb_peer_t *p, int kind)
     }
     memset(op, 0, offsetof(hxb_op_t, hdr));
     op->kind = kind;
+    op->owner = p->owner;
     return op;
 }
 
@@ -1486,6 +1498,7 @@ int hxb_get(hxb_peer_t *p, void *data, size_t len, uint64_t raddr, uint64_t rkey
     g->len = len;
     g->got = 0;
     g->comp = comp;
+    g->owner = p->owner;
     g->status = 0;
     op->raddr = raddr;
     op->rkey = rkey;
@@ -1592,30 +1605,117 @@ int hxb_flush(hxb_peer_t *p, void *comp)
     return HXB_INPROGRESS;
 }
 
-void hxb_peer_cancel(hxb_peer_t *p)
+void hxb_peer_set_owner(hxb_peer_t *p, void *owner)
 {
-    /* the endpoint is gone: its completions must not be called anymore,
-     * but frames in flight still complete the protocol */
+    p->owner = owner;
+}
+
+static int mine(const void *whose, const void *owner)
+{
+    return !owner || whose == owner;
+}
+
+/* A numbered frame of a cancelled operation keeps its sequence number but
+ * not its data (user memory the caller may free now): whenever it is sent
+ * again it goes out as a NOP. A NOP in sequence ends the receiver's AM
+ * reassembly in progress, so the rest of a cancelled message is dropped
+ * there as a length violation instead of running into the next one. */
+static void slot_cancel(hxb_txslot_t *s)
+{
+    hxb_hdr_t *h = (hxb_hdr_t *)s->hb;
+
+    if (h->kind == HXB_K_AM || h->kind == HXB_K_PUT) {
+        h->kind = HXB_K_NOP;
+        h->flags &= (uint8_t)~(HXB_F_AM_FIRST | HXB_F_AM_LAST | HXB_F_AM_BUNDLE);
+        h->len = 0;
+        s->hb_len = (uint8_t)sizeof(*h);
+        s->inl_len = 0;
+        s->data = NULL;
+        s->data_len = 0;
+        s->last = 0;
+    }
+    s->owner = NULL;
+    s->user = 0;
+}
+
+void hxb_peer_cancel(hxb_peer_t *p, void *owner)
+{
     hxb_engine_t *e = p->e;
-    hxb_flushreq_t *f;
-    hxb_op_t *op;
+    hxb_flushreq_t **fp, *f;
+    hxb_op_t **at, *op;
     uint32_t seq;
     int i;
 
     for (seq = p->tx_una; seq != p->tx_next; seq++) {
-        SLOT(p, seq)->comp = NULL;
+        hxb_txslot_t *s = SLOT(p, seq);
+        if (s->state != TX_FREE && s->user && mine(s->owner, owner)) {
+            void *c = s->comp;
+            s->comp = NULL;
+            slot_cancel(s);
+            complete(e, c, HXB_E_CANCEL);
+        }
     }
     for (i = 0; i < HXB_NQ; i++) {
-        for (op = p->q[i].head; op; op = op->next) {
+        if (i == HXB_Q_RESP) {
+            continue;              /* reads the peer makes of our memory */
+        }
+        for (at = &p->q[i].head; (op = *at);) {
+            void *c = op->comp;
+            if (op->kind == OP_NOP || !mine(op->owner, owner)) {
+                at = &op->next;
+                continue;
+            }
             op->comp = NULL;
+            op->owner = NULL;
+            if (op->kind == OP_AM_ZC && (op->off || (op->status & 1))) {
+                op->kind = OP_NOP;     /* cut in part: end it at the peer */
+                op->data = NULL;
+                op->len = op->off = 0;
+                at = &op->next;
+            } else if (op->kind == OP_PUT && op->off) {
+                op->data = NULL;       /* cut in part: the rest goes empty */
+                op->len = op->off;
+                at = &op->next;
+            } else {
+                *at = op->next;        /* not started: never sent */
+                if (op->kind == OP_PUT) {
+                    p->puts_framed++;  /* as if cut: flushes count on it */
+                }
+                if (op->kind == OP_GET_REQ) {
+                    hxb_get_t *g = &e->gets[op->get_id % HXB_MAX_GETS];
+                    c = g->comp;       /* a read's completion is its entry's */
+                    g->peer = NULL;
+                    p->gets_pending--;
+                }
+                p->nops--;
+                op->next = e->free_ops;
+                e->free_ops = op;
+            }
+            complete(e, c, HXB_E_CANCEL);
+        }
+        p->q[i].tail = NULL;
+        for (op = p->q[i].head; op; op = op->next) {
+            p->q[i].tail = op;
         }
     }
-    for (f = p->flushes; f; f = f->next) {
-        f->comp = NULL;
+    for (fp = &p->flushes; (f = *fp);) {
+        if (mine(f->owner, owner)) {
+            *fp = f->next;
+            complete(e, f->comp, HXB_E_CANCEL);
+            free(f);
+        } else {
+            fp = &f->next;
+        }
     }
     for (i = 0; i < HXB_MAX_GETS; i++) {
-        if (e->gets[i].peer == p) {
-            e->gets[i].comp = NULL;
+        hxb_get_t *g = &e->gets[i];
+        if (g->peer == p && mine(g->owner, owner)) {
+            void *c = g->comp;
+            g->comp = NULL;
+            g->owner = NULL;
+            g->buf = NULL;             /* what still arrives is dropped */
+            complete(e, c, HXB_E_CANCEL);
         }
     }
+    hxb_tx_flush_check(p);
 }

@@ -80,7 +80,10 @@ static UCS_CLASS_INIT_FUNC(uct_hxb_ep_t, const uct_ep_params_t *params)
 static UCS_CLASS_CLEANUP_FUNC(uct_hxb_ep_t)
 {
     ucs_list_del(&self->list);
-    hxb_peer_cancel(self->peer);
+    /* as UCX's tcp: what is still outstanding completes with
+     * UCS_ERR_CANCELED now, never later (other endpoints to the same peer
+     * keep theirs) */
+    hxb_peer_cancel(self->peer, self);
     hxb_peer_put_ref(self->peer);
 }
 
@@ -93,6 +96,10 @@ UCS_CLASS_DEFINE_DELETE_FUNC(uct_hxb_ep_t, uct_ep_t);
                      uct_hxb_ep_fenced(_ep))) { \
         return UCS_ERR_NO_RESOURCE; \
     }
+
+/* operations with a completion: tagged with their endpoint, which may
+ * cancel them (several endpoints can share one engine peer) */
+#define UCT_HXB_EP_OWN(_ep) hxb_peer_set_owner((_ep)->peer, (_ep))
 
 ucs_status_t uct_hxb_ep_am_short(uct_ep_h tl_ep, uint8_t id, uint64_t header,
                                  const void *payload, unsigned length)
@@ -148,6 +155,7 @@ ucs_status_t uct_hxb_ep_am_zcopy(uct_ep_h tl_ep, uint8_t id, const void *header,
     UCT_CHECK_AM_ID(id);
     UCT_CHECK_PARAM(iovcnt <= 1, "hxb am_zcopy takes at most one iov");
     UCT_HXB_EP_CHECK(ep);
+    UCT_HXB_EP_OWN(ep);
     return uct_hxb_status(hxb_am_zcopy(ep->peer, id, header, header_length, data,
                                        len, comp));
 }
@@ -160,6 +168,7 @@ ucs_status_t uct_hxb_ep_put_zcopy(uct_ep_h tl_ep, const uct_iov_t *iov,
 
     UCT_CHECK_PARAM(iovcnt == 1, "hxb put_zcopy takes one iov");
     UCT_HXB_EP_CHECK(ep);
+    UCT_HXB_EP_OWN(ep);
     return uct_hxb_status(hxb_put(ep->peer, iov[0].buffer,
                                   uct_iov_get_length(&iov[0]), remote_addr, rkey,
                                   comp));
@@ -173,6 +182,7 @@ ucs_status_t uct_hxb_ep_get_zcopy(uct_ep_h tl_ep, const uct_iov_t *iov,
 
     UCT_CHECK_PARAM(iovcnt == 1, "hxb get_zcopy takes one iov");
     UCT_HXB_EP_CHECK(ep);
+    UCT_HXB_EP_OWN(ep);
     return uct_hxb_status(hxb_get(ep->peer, iov[0].buffer,
                                   uct_iov_get_length(&iov[0]), remote_addr, rkey,
                                   comp));
@@ -184,13 +194,15 @@ ucs_status_t uct_hxb_ep_flush(uct_ep_h tl_ep, unsigned flags, uct_completion_t *
     int ret;
 
     if (flags & UCT_FLUSH_FLAG_CANCEL) {
-        hxb_peer_cancel(ep->peer);
+        /* this endpoint's operations complete now with UCS_ERR_CANCELED */
+        hxb_peer_cancel(ep->peer, ep);
         uct_ep_pending_purge(tl_ep, ucs_empty_function_do_assert_void, NULL);
         return UCS_OK;
     }
     if (!ucs_queue_is_empty(&ep->pending)) {
         return UCS_ERR_NO_RESOURCE;
     }
+    UCT_HXB_EP_OWN(ep);
     ret = hxb_flush(ep->peer, comp);
     return uct_hxb_status(ret);
 }

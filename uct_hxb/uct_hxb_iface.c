@@ -428,6 +428,20 @@ static unsigned uct_hxb_iface_progress(uct_iface_h tl_iface)
     return count;
 }
 
+/* PUT frames of one endpoint land in arrival order, which the rails do
+ * not keep: a fence on the interface is a fence on each of its endpoints
+ * (UCP's worker fence calls only this one) */
+static ucs_status_t uct_hxb_iface_fence(uct_iface_h tl_iface, unsigned flags)
+{
+    uct_hxb_iface_t *iface = ucs_derived_of(tl_iface, uct_hxb_iface_t);
+    uct_hxb_ep_t *ep;
+
+    ucs_list_for_each(ep, &iface->eps, list) {
+        uct_hxb_ep_fence(&ep->super.super, flags);
+    }
+    return UCS_OK;
+}
+
 static ucs_status_t uct_hxb_iface_flush(uct_iface_h tl_iface, unsigned flags,
                                         uct_completion_t *comp)
 {
@@ -541,7 +555,7 @@ static uct_iface_ops_t uct_hxb_iface_ops = {
     .ep_create                = UCS_CLASS_NEW_FUNC_NAME(uct_hxb_ep_t),
     .ep_destroy               = UCS_CLASS_DELETE_FUNC_NAME(uct_hxb_ep_t),
     .iface_flush              = uct_hxb_iface_flush,
-    .iface_fence              = uct_base_iface_fence,
+    .iface_fence              = uct_hxb_iface_fence,
     .iface_progress_enable    = uct_base_iface_progress_enable,
     .iface_progress_disable   = uct_base_iface_progress_disable,
     .iface_progress           = uct_hxb_iface_progress,
