@@ -21,6 +21,7 @@
 #include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
+#include <ucs/arch/cpu.h>
 #include <ucs/sys/string.h>
 #include <ucs/sys/sys.h>
 #include <ucs/time/time.h>
@@ -283,6 +284,51 @@ static ucs_status_t uct_hxb_iface_query(uct_iface_h tl_iface, uct_iface_attr_t *
     attr->priority            = 0;
     return UCS_OK;
 }
+
+/* UCP's choice between eager and rendezvous (ucp_ep_config_calc_rndv_thresh)
+ * weighs the time each eager fragment costs (send_pre + send_post overhead
+ * of AM_ZCOPY) against a rendezvous handshake, and charges the rendezvous
+ * nothing per fragment. The one cost per frame that hxb's eager path has
+ * and its rendezvous (PUT/GET placed at their offsets) has not is the held
+ * copy: AM frames are delivered in order, and striping over R rails makes
+ * about (R-1)/R of them arrive early, each copied aside until its turn
+ * (doc/RESULTS.md, "Rendezvous from 1 MB"). Unreported, UCP sent messages
+ * of up to 1.7-2.4 MB eagerly over 1-4 rails. */
+static ucs_status_t uct_hxb_iface_estimate_perf(uct_iface_h tl_iface,
+                                                uct_perf_attr_t *perf_attr)
+{
+    uct_hxb_iface_t *iface = ucs_derived_of(tl_iface, uct_hxb_iface_t);
+    size_t frag = hxb_engine_frag_size(iface->engine);
+    size_t max_am = hxb_engine_cfg(iface->engine)->max_msg;
+    int nrails = hxb_engine_num_rails(iface->engine);
+    double early;
+    ucs_status_t status;
+
+    status = uct_base_iface_estimate_perf(tl_iface, perf_attr);
+    if ((status != UCS_OK) || (nrails < 2) ||
+        !(perf_attr->field_mask & UCT_PERF_ATTR_FIELD_OPERATION) ||
+        !(perf_attr->field_mask & UCT_PERF_ATTR_FIELD_SEND_POST_OVERHEAD)) {
+        return status;
+    }
+    switch (perf_attr->operation) {
+    case UCT_EP_OP_AM_BCOPY:
+    case UCT_EP_OP_AM_ZCOPY:
+        early = (double)(nrails - 1) / nrails;
+        perf_attr->send_post_overhead += ((max_am + frag - 1) / frag) * early *
+                                         frag / ucs_cpu_get_memcpy_bw();
+        break;
+    default:
+        break;
+    }
+    return UCS_OK;
+}
+
+static uct_iface_internal_ops_t uct_hxb_iface_internal_ops = {
+    .iface_estimate_perf = uct_hxb_iface_estimate_perf,
+    .iface_vfs_refresh   = (uct_iface_vfs_refresh_func_t)ucs_empty_function,
+    .ep_query            = (uct_ep_query_func_t)ucs_empty_function_return_unsupported,
+    .ep_invalidate       = (uct_ep_invalidate_func_t)ucs_empty_function_return_unsupported
+};
 
 static ucs_status_t uct_hxb_iface_get_device_address(uct_iface_h tl_iface,
                                                      uct_device_addr_t *addr)
@@ -683,7 +729,7 @@ static UCS_CLASS_INIT_FUNC(uct_hxb_iface_t, uct_md_h md, uct_worker_h worker,
     int node = -1, i, fd, fds[HXB_MAX_RAILS + 1], nfds, attempt;
 
     UCS_CLASS_CALL_SUPER_INIT(uct_base_iface_t, &uct_hxb_iface_ops,
-                              &uct_base_iface_internal_ops, md, worker, params,
+                              &uct_hxb_iface_internal_ops, md, worker, params,
                               tl_config UCS_STATS_ARG(NULL)
                               UCS_STATS_ARG(UCT_HXB_NAME));
 

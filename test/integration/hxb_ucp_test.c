@@ -307,6 +307,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "hxb_ucp_test: FAIL: ep create\n");
         return 1;
     }
+    if (getenv("HXB_UCP_TEST_EP_INFO")) {
+        ucp_ep_print_info(ep, stderr);   /* lanes and protocol thresholds */
+    }
 
     sbuf = calloc(g_window, sizeof(*sbuf));
     rbuf = calloc(g_window, sizeof(*rbuf));
