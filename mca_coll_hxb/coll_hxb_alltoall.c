@@ -161,6 +161,7 @@ int mca_coll_hxb_alltoall(const void *sbuf, int scount, ompi_datatype_t *sdt,
     blob_t *blobs = NULL;
     int nblobs = 0;
     if (np < 1) np = 1;
+    if ((size_t)np > bs) np = (int)bs;   /* no empty piece (blocks of 1-2 bytes) */
     for (int p = 0; p < np; p++) {
         poff[p] = mca_coll_hxb_part(0, bs, np, p);
         pbs[p] = mca_coll_hxb_part(0, bs, np, p + 1) - poff[p];

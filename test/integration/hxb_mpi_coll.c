@@ -224,6 +224,25 @@ static void check_alltoall(comm_t *c, long n, int inplace)
     free(r);
 }
 
+/* blocks of a byte or two: fewer bytes than the routed schedule's pieces */
+static void check_alltoall_chars(comm_t *c, int n)
+{
+    char *s = malloc(n * c->size + 1), *r = malloc(n * c->size + 1);
+    for (int k = 0; k < c->size; k++)
+        for (int i = 0; i < n; i++) {
+            s[k * n + i] = (char)a2a(wrank, c->wranks[k], i);
+            r[k * n + i] = -1;
+        }
+    MPI_Alltoall(s, n, MPI_CHAR, r, n, MPI_CHAR, c->comm);
+    for (int k = 0; k < c->size; k++)
+        for (int i = 0; i < n; i++)
+            if (r[k * n + i] != (char)a2a(c->wranks[k], wrank, i))
+                FAIL("%s alltoall of %d chars: from %d [%d] = %d", c->name, n, k, i, r[k * n + i]);
+    checks++;
+    free(s);
+    free(r);
+}
+
 /* several non-blocking collectives outstanding at once, on two comms */
 static void check_nonblocking(comm_t *c, comm_t *d, long n, int salt)
 {
@@ -344,6 +363,8 @@ static void run(comm_t *c, int big)
         if (ours) check_bcast_mixed(c, n, (int)((si + 1) % c->size), ++salt);
         MPI_Barrier(c->comm);
     }
+    check_alltoall_chars(c, 1);
+    check_alltoall_chars(c, 2);
     if (big) {      /* multi-MiB */
         check_reduce(c, T_DOUBLE, MPI_SUM, 3 << 19, 0, -1, ++salt);      /* 12 MiB */
         check_reduce(c, T_INT, MPI_MAX, 1 << 20, 1, c->size - 1, ++salt);

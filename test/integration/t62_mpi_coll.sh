@@ -26,8 +26,9 @@
 # nodes and pieces); the earlier runs use the defaults (one piece from
 # 16 KiB, one piece per dimension from 64 KiB), except ob1_coll_1pn, which
 # keeps one piece at every size (coll_hxb_segsize -1) and routes Alltoall
-# in pieces (one per dimension, rotated) from 5-byte blocks on (sizes not
-# divisible by the pieces); the others without relays route it in pieces
+# in pieces (one per dimension, rotated) from 1-byte blocks on (sizes not
+# divisible by the pieces; blocks of 1 and 2 chars, fewer bytes than
+# pieces); the others without relays route it in pieces
 # from 64 KiB (coll_hxb_alltoall_pieces_min). Allgather runs in pieces (one
 # per dimension, rotated) from 8 KiB blocks by default and from 1-byte
 # blocks in ob1_coll_1pn and the runs in small pieces, so node
@@ -93,7 +94,7 @@ stats() {
 LINES=(--mca coll_hxb_alltoall_direct_min -1)
 ob1 ob1_coll "$NP" "${LINES[@]}" "$top/hxb-mpi-coll" -p -b
 stats ob1_coll "$NP" 1
-ob1 ob1_coll_1pn "$NODES" "${LINES[@]}" --mca coll_hxb_segsize -1 --mca coll_hxb_alltoall_pieces_min 5 --mca coll_hxb_allgather_pieces_min 1 "$top/hxb-mpi-coll"
+ob1 ob1_coll_1pn "$NODES" "${LINES[@]}" --mca coll_hxb_segsize -1 --mca coll_hxb_alltoall_pieces_min 1 --mca coll_hxb_allgather_pieces_min 1 "$top/hxb-mpi-coll"
 stats ob1_coll_1pn "$NODES" 1
 ucx ucx_coll "$NP" "${LINES[@]}" "$top/hxb-mpi-coll" -p
 stats ucx_coll "$NP" 1
