@@ -98,7 +98,7 @@ typedef struct mca_coll_hxb_ctx {
 /* component / module */
 mca_coll_base_module_t *mca_coll_hxb_comm_query(ompi_communicator_t *comm, int *priority);
 int  mca_coll_hxb_init_query(bool enable_progress_threads, bool enable_mpi_threads);
-int  mca_coll_hxb_ready(mca_coll_hxb_module_t *m, ompi_communicator_t *comm);
+int  mca_coll_hxb_ready(mca_coll_hxb_module_t *m, ompi_communicator_t *comm, bool blocking);
 void mca_coll_hxb_count(int what);
 
 /* p2p and intra-node helpers */

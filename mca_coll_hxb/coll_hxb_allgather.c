@@ -163,7 +163,7 @@ int mca_coll_hxb_allgather(const void *sbuf, int scount, ompi_datatype_t *sdt,
                            ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
     mca_coll_hxb_module_t *m = (mca_coll_hxb_module_t *)module;
-    if (!mca_coll_hxb_ready(m, comm)) {
+    if (!mca_coll_hxb_ready(m, comm, true)) {
         mca_coll_hxb_count(MCA_COLL_HXB_FALLBACK);
         return m->prev.coll_allgather(sbuf, scount, sdt, rbuf, rcount, rdt, comm,
                                       m->prev.coll_allgather_module);

@@ -124,7 +124,7 @@ int mca_coll_hxb_alltoall(const void *sbuf, int scount, ompi_datatype_t *sdt,
     mca_coll_hxb_module_t *m = (mca_coll_hxb_module_t *)module;
     int P = ompi_comm_size(comm);
     /* the block table is P x P pointers: beyond a few thousand ranks, fall back */
-    if (P > 4096 || !mca_coll_hxb_ready(m, comm)) {
+    if (P > 4096 || !mca_coll_hxb_ready(m, comm, true)) {
         mca_coll_hxb_count(MCA_COLL_HXB_FALLBACK);
         return m->prev.coll_alltoall(sbuf, scount, sdt, rbuf, rcount, rdt, comm,
                                      m->prev.coll_alltoall_module);

@@ -33,7 +33,7 @@ int mca_coll_hxb_barrier_do(mca_coll_hxb_ctx_t *c)
 int mca_coll_hxb_barrier(ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
     mca_coll_hxb_module_t *m = (mca_coll_hxb_module_t *)module;
-    if (!mca_coll_hxb_ready(m, comm)) {
+    if (!mca_coll_hxb_ready(m, comm, true)) {
         mca_coll_hxb_count(MCA_COLL_HXB_FALLBACK);
         return m->prev.coll_barrier(comm, m->prev.coll_barrier_module);
     }

@@ -87,7 +87,7 @@ int mca_coll_hxb_bcast(void *buf, int count, ompi_datatype_t *dt, int root,
                        ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
     mca_coll_hxb_module_t *m = (mca_coll_hxb_module_t *)module;
-    if (!mca_coll_hxb_ready(m, comm)) {
+    if (!mca_coll_hxb_ready(m, comm, true)) {
         mca_coll_hxb_count(MCA_COLL_HXB_FALLBACK);
         return m->prev.coll_bcast(buf, count, dt, root, comm, m->prev.coll_bcast_module);
     }

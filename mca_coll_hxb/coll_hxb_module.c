@@ -256,11 +256,19 @@ static int layout(mca_coll_hxb_module_t *m, ompi_communicator_t *comm, const int
 /* The layout, found at the first delegated collective from every rank's
  * node coordinates (gathered with the allgather below us, so all ranks see
  * the same data and decide alike). Returns 1 when our schedules apply, 0
- * to fall back. */
-int mca_coll_hxb_ready(mca_coll_hxb_module_t *m, ompi_communicator_t *comm)
+ * to fall back. With node names set explicitly that takes a blocking
+ * allgather, which a non-blocking call must not make (blocking = false):
+ * ranks may start non-blocking collectives on different communicators in
+ * different orders. Those fall back until the communicator's first
+ * blocking collective settles the layout - on every rank at the same call,
+ * since all ranks call a communicator's collectives in the same order. */
+int mca_coll_hxb_ready(mca_coll_hxb_module_t *m, ompi_communicator_t *comm, bool blocking)
 {
     if (0 != m->state) {
         return m->state > 0;
+    }
+    if (!blocking && !topo_by_host) {
+        return 0;
     }
     mca_coll_hxb_component_t *k = &mca_coll_hxb_component;
     int size = ompi_comm_size(comm);

@@ -141,7 +141,7 @@ int mca_coll_hxb_iallreduce(const void *sbuf, void *rbuf, int count, ompi_dataty
                             ompi_request_t **req, mca_coll_base_module_t *module)
 {
     mca_coll_hxb_module_t *m = (mca_coll_hxb_module_t *)module;
-    if (!ompi_mpi_thread_multiple || !ompi_op_is_commute(op) || !mca_coll_hxb_ready(m, comm)) {
+    if (!ompi_mpi_thread_multiple || !ompi_op_is_commute(op) || !mca_coll_hxb_ready(m, comm, false)) {
         mca_coll_hxb_count(MCA_COLL_HXB_FALLBACK);
         return m->prev.coll_iallreduce(sbuf, rbuf, count, dt, op, comm, req,
                                        m->prev.coll_iallreduce_module);
@@ -154,7 +154,7 @@ int mca_coll_hxb_ibcast(void *buf, int count, ompi_datatype_t *dt, int root,
                         mca_coll_base_module_t *module)
 {
     mca_coll_hxb_module_t *m = (mca_coll_hxb_module_t *)module;
-    if (!ompi_mpi_thread_multiple || !mca_coll_hxb_ready(m, comm)) {
+    if (!ompi_mpi_thread_multiple || !mca_coll_hxb_ready(m, comm, false)) {
         mca_coll_hxb_count(MCA_COLL_HXB_FALLBACK);
         return m->prev.coll_ibcast(buf, count, dt, root, comm, req, m->prev.coll_ibcast_module);
     }

@@ -104,7 +104,7 @@ int mca_coll_hxb_reduce(const void *sbuf, void *rbuf, int count, ompi_datatype_t
                         mca_coll_base_module_t *module)
 {
     mca_coll_hxb_module_t *m = (mca_coll_hxb_module_t *)module;
-    if (!ompi_op_is_commute(op) || !mca_coll_hxb_ready(m, comm)) {
+    if (!ompi_op_is_commute(op) || !mca_coll_hxb_ready(m, comm, true)) {
         mca_coll_hxb_count(MCA_COLL_HXB_FALLBACK);
         return m->prev.coll_reduce(sbuf, rbuf, count, dt, op, root, comm, m->prev.coll_reduce_module);
     }

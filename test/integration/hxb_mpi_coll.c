@@ -158,6 +158,7 @@ static void check_free_pending(MPI_Comm parent, long n, int salt)
     MPI_Comm_dup(parent, &d);
     MPI_Comm_size(d, &size);
     MPI_Comm_rank(d, &rank);
+    MPI_Barrier(d);     /* settles coll hxb's layout with node names set (see README) */
     double *a = malloc(n * sizeof(double) + 1), *r = malloc(n * sizeof(double) + 1);
     int *x = malloc(n * sizeof(int) + 1);
     for (long i = 0; i < n; i++) { a[i] = (double)(i % 1000) + salt; r[i] = -1; x[i] = rank == 0 ? (int)(i ^ salt) : -1; }
@@ -241,6 +242,36 @@ static void check_alltoall_chars(comm_t *c, int n)
     checks++;
     free(s);
     free(r);
+}
+
+/* Non-blocking collectives on two fresh communicators, started in opposite
+ * orders on even and odd ranks (legal: order is per communicator). The
+ * first call on a communicator may not block on the others. */
+static void check_crossed(MPI_Comm parent, int salt)
+{
+    MPI_Comm a, b;
+    MPI_Request rq[2];
+    long long in = wrank + salt, ra = -1, rb = -1, want = 0;
+    int size;
+    MPI_Comm_dup(parent, &a);
+    MPI_Comm_dup(parent, &b);
+    MPI_Comm_size(a, &size);
+    int *w = malloc(sizeof(int) * size);
+    MPI_Allgather(&wrank, 1, MPI_INT, w, 1, MPI_INT, parent);
+    for (int k = 0; k < size; k++) want += w[k] + salt;
+    if (wrank % 2 == 0) {
+        MPI_Iallreduce(&in, &ra, 1, MPI_LONG_LONG, MPI_SUM, a, &rq[0]);
+        MPI_Iallreduce(&in, &rb, 1, MPI_LONG_LONG, MPI_SUM, b, &rq[1]);
+    } else {
+        MPI_Iallreduce(&in, &rb, 1, MPI_LONG_LONG, MPI_SUM, b, &rq[1]);
+        MPI_Iallreduce(&in, &ra, 1, MPI_LONG_LONG, MPI_SUM, a, &rq[0]);
+    }
+    MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
+    if (ra != want || rb != want) FAIL("crossed iallreduce: %lld %lld, expected %lld", ra, rb, want);
+    checks++;
+    free(w);
+    MPI_Comm_free(&a);
+    MPI_Comm_free(&b);
 }
 
 /* several non-blocking collectives outstanding at once, on two comms */
@@ -416,6 +447,8 @@ int main(int argc, char **argv)
             check_free_pending(half, n, (int)n % 79);
         }
     }
+    check_crossed(MPI_COMM_WORLD, 3);
+    check_crossed(half, 5);
     check_nb_with_p2p(&world, &dup);
     check_nb_with_p2p(&hal, &rv);
     if (progress) check_progress(&world);

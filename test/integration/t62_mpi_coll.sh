@@ -11,7 +11,8 @@
 # hxb schedules (so the test cannot pass by falling back); with
 # coll_hxb_enable 0 they must not, and the results must be the same (less
 # those two checks, -t: Open MPI 4.1's tuned hangs on the first, its libnbc
-# crashes on the second).
+# crashes on the second). One run sets every rank's node name explicitly
+# (UCX_HXB_NODE), where the layout is exchanged, not derived from host names.
 # Runs with ob1 + btl hxb and with pml ucx on a 2x2x2 grid (T62_GRID) with
 # no relays: nodes that share no line cannot reach each other, so these
 # runs also show that coll hxb only talks along lines (Open MPI's own
@@ -107,6 +108,11 @@ if [ "$(awk '$1 == "grid" { print ($3 > 1) + ($4 > 1) }' "$TOPO")" != 0 ]; then
 fi
 ob1 ob1_coll_off "$NP" --mca coll_hxb_enable 0 "$top/hxb-mpi-coll" -t
 stats ob1_coll_off "$NP" 0
+# node names set explicitly (each rank its host's): coll hxb exchanges them
+# with the allgather below it (through relays) at a communicator's first
+# blocking collective; non-blocking ones before that fall back
+ob1 ob1_coll_named "$NP" sh -c "UCX_HXB_NODE=\$(hostname) exec $top/hxb-mpi-coll"
+stats ob1_coll_named "$NP" 1
 PIECES=(--mca coll_hxb_allreduce_rsag_min 0 --mca coll_hxb_segsize 40 --mca coll_hxb_alltoall_direct_min 0
         --mca coll_hxb_allgather_pieces_min 1)
 ob1 ob1_coll_pieces "$NP" "${PIECES[@]}" "$top/hxb-mpi-coll" -p
