@@ -28,6 +28,44 @@ void hxb_engine_cfg_default(hxb_engine_cfg_t *c)
     c->probe_interval = 50e-3;
 }
 
+void hxb_engine_defer(hxb_engine_t *e, void *comp, int status, hxb_peer_t *peer)
+{
+    hxb_defer_t *d = malloc(sizeof(*d));
+
+    if (!d) {
+        return;     /* lost: the caller's request would hang, but so would
+                     * everything else without memory for 32 bytes */
+    }
+    d->next = NULL;
+    d->comp = comp;
+    d->status = status;
+    d->peer = peer;
+    if (e->defer_tail) {
+        e->defer_tail->next = d;
+    } else {
+        e->defer_head = d;
+    }
+    e->defer_tail = d;
+}
+
+static void engine_run_deferred(hxb_engine_t *e)
+{
+    hxb_defer_t *d;
+
+    while ((d = e->defer_head)) {
+        e->defer_head = d->next;
+        if (!e->defer_head) {
+            e->defer_tail = NULL;
+        }
+        if (d->comp && e->cb.complete) {
+            e->cb.complete(e->cb.arg, d->comp, d->status);
+        } else if (!d->comp && e->cb.peer_reset) {
+            e->cb.peer_reset(e->cb.arg, d->peer);
+        }
+        free(d);
+    }
+}
+
 hxb_buf_t *hxb_pool_get(hxb_pool_t *pool)
 {
     hxb_buf_t *b = pool->free;
@@ -143,6 +181,11 @@ void hxb_engine_destroy(hxb_engine_t *e)
     while ((f = e->free_flush)) {
         e->free_flush = f->next;
         free(f);
+    }
+    while (e->defer_head) {
+        hxb_defer_t *d = e->defer_head;
+        e->defer_head = d->next;
+        free(d);
     }
     pool_cleanup(&e->bpool);
     pool_cleanup(&e->rpool);
@@ -261,7 +304,8 @@ static hxb_peer_t *peer_new(hxb_engine_t *e, uint16_t node, uint16_t proc,
 }
 
 /* The peer restarted (new epoch): what we had in flight to its old
- * incarnation is lost, and its sequence space starts over. */
+ * incarnation is lost, and its sequence space starts over. The caller
+ * hears of it at the next progress (its endpoints to the old run fail). */
 static void peer_reset(hxb_peer_t *p, uint32_t epoch)
 {
     hxb_engine_t *e = p->e;
@@ -269,6 +313,7 @@ static void peer_reset(hxb_peer_t *p, uint32_t epoch)
 
     e->stats.peers_reset++;
     hxb_tx_fail_all(p, HXB_E_PEER);
+    hxb_engine_defer(e, NULL, 0, p);
     hxb_rx_reset(p);
     for (i = 0; i < e->cfg.window; i++) {
         p->tx[i].state = TX_FREE;
@@ -298,7 +343,9 @@ hxb_peer_t *hxb_peer_get(hxb_engine_t *e, uint16_t node, uint16_t proc,
             return NULL;
         }
     } else if (p->epoch != epoch) {
+        e->deferring = 1;       /* no callback from inside this call */
         peer_reset(p, epoch);
+        e->deferring = 0;
     }
     for (i = 0; i < e->nrails; i++) {
         if (rail_mask & (1u << i)) {
@@ -320,6 +367,7 @@ void hxb_peer_put_ref(hxb_peer_t *p)
 }
 
 int hxb_peer_failed(const hxb_peer_t *p) { return p->failed; }
+uint32_t hxb_peer_epoch(const hxb_peer_t *p) { return p->epoch; }
 double hxb_engine_wake_at(const hxb_engine_t *e)
 {
     const hxb_peer_t *p;
@@ -517,6 +565,9 @@ unsigned hxb_engine_progress(hxb_engine_t *e)
 
     e->now = hxb_now();
     e->pass++;
+    if (e->defer_head) {
+        engine_run_deferred(e);
+    }
     if (e->npoll > 1) {
         ready = engine_rails_ready(e);
     }
@@ -559,6 +610,9 @@ unsigned hxb_engine_progress(hxb_engine_t *e)
         }
     }
     hxb_engine_flush_rails(e);
+    if (e->defer_head) {
+        engine_run_deferred(e);      /* restarts seen in this pass */
+    }
     if (n == 0 && e->active && e->cfg.yield_idle) {
         /* nothing arrived while we wait for the network: let the kernel's
          * packet processing (ksoftirqd, qdisc timers) have the CPU. On a

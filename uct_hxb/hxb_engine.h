@@ -72,6 +72,10 @@ typedef struct hxb_callbacks {
     /* the peer stopped answering; its pending operations completed with
      * HXB_E_PEER before this call */
     void (*peer_failed)(void *arg, hxb_peer_t *peer);
+    /* the peer restarted (a new epoch, from its frames or hxb_peer_get):
+     * what was pending towards its old run completed with HXB_E_PEER
+     * before this call. Called from progress, never from hxb_peer_get. */
+    void (*peer_reset)(void *arg, hxb_peer_t *peer);
 } hxb_callbacks_t;
 
 typedef struct hxb_engine_stats {
@@ -116,6 +120,8 @@ hxb_peer_t *hxb_peer_get(hxb_engine_t *e, uint16_t node, uint16_t proc,
                          uint32_t rail_mask);
 void hxb_peer_put_ref(hxb_peer_t *p);
 int  hxb_peer_failed(const hxb_peer_t *p);
+/* the run of the peer this process talks to (changes when it restarts) */
+uint32_t hxb_peer_epoch(const hxb_peer_t *p);
 uint32_t hxb_peer_rail_mask(const hxb_peer_t *p);
 
 /* Operations. Return HXB_OK (done, data copied), HXB_INPROGRESS (comp will

@@ -233,6 +233,16 @@ struct hxb_peer {
     int            active;
 };
 
+/* Completions and restart reports owed to the caller, made while it was
+ * inside an API call (hxb_peer_get) where it must not be called back:
+ * progress delivers them first thing. */
+typedef struct hxb_defer {
+    struct hxb_defer *next;
+    void             *comp;       /* NULL: a restart report for peer */
+    int               status;
+    hxb_peer_t       *peer;
+} hxb_defer_t;
+
 struct hxb_engine {
     hxb_engine_cfg_t   cfg;
     hxb_callbacks_t    cb;
@@ -262,10 +272,13 @@ struct hxb_engine {
     double             next_timer, next_link_check;
     unsigned           pass;           /* progress calls so far               */
     hxb_engine_stats_t stats;
+    hxb_defer_t       *defer_head, *defer_tail;
+    int                deferring;      /* completions go to the defer list */
 };
 
 hxb_buf_t *hxb_pool_get(hxb_pool_t *pool);
 void hxb_pool_put(hxb_pool_t *pool, hxb_buf_t *b);
+void hxb_engine_defer(hxb_engine_t *e, void *comp, int status, hxb_peer_t *peer);
 void hxb_peer_activate(hxb_peer_t *p);
 void hxb_engine_flush_rails(hxb_engine_t *e);
 void hxb_engine_rail_acked(hxb_engine_t *e, int r);

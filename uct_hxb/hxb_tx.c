@@ -459,7 +459,9 @@ void hxb_tx_progress(hxb_peer_t *p)
 
 static void complete(hxb_engine_t *e, void *comp, int status)
 {
-    if (comp && e->cb.complete) {
+    if (comp && e->deferring) {
+        hxb_engine_defer(e, comp, status, NULL);
+    } else if (comp && e->cb.complete) {
         e->cb.complete(e->cb.arg, comp, status);
     }
 }

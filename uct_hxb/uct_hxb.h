@@ -118,6 +118,8 @@ typedef struct uct_hxb_ep {
     ucs_queue_head_t  pending;
     ucs_list_link_t   list;
     int               fence;
+    uint32_t          epoch;    /* the peer's run it was created for */
+    int               reset;    /* that run is gone (reported)       */
 } uct_hxb_ep_t;
 
 extern uct_component_t uct_hxb_component;
@@ -153,5 +155,6 @@ void uct_hxb_ep_pending_purge(uct_ep_h tl_ep, uct_pending_purge_callback_t cb,
                               void *arg);
 void uct_hxb_ep_dispatch_pending(uct_hxb_ep_t *ep);
 void uct_hxb_ep_peer_failed(uct_hxb_iface_t *iface, hxb_peer_t *peer);
+void uct_hxb_ep_peer_reset(uct_hxb_iface_t *iface, hxb_peer_t *peer);
 
 #endif

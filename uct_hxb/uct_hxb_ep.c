@@ -70,6 +70,8 @@ static UCS_CLASS_INIT_FUNC(uct_hxb_ep_t, const uct_ep_params_t *params)
         return UCS_ERR_NO_MEMORY;
     }
     self->fence = 0;
+    self->epoch = hxb_peer_epoch(self->peer);
+    self->reset = 0;
     ucs_queue_head_init(&self->pending);
     ucs_list_add_tail(&iface->eps, &self->list);
     ucs_debug("hxb: ep %p to node %u proc %u rails 0x%x", self, dev->node,
@@ -91,7 +93,12 @@ UCS_CLASS_DEFINE(uct_hxb_ep_t, uct_base_ep_t);
 UCS_CLASS_DEFINE_NEW_FUNC(uct_hxb_ep_t, uct_ep_t, const uct_ep_params_t*);
 UCS_CLASS_DEFINE_DELETE_FUNC(uct_hxb_ep_t, uct_ep_t);
 
+/* an endpoint to a run of the peer that has since restarted talks to no
+ * one: the new run is another endpoint's */
 #define UCT_HXB_EP_CHECK(_ep) \
+    if (ucs_unlikely((_ep)->epoch != hxb_peer_epoch((_ep)->peer))) { \
+        return UCS_ERR_CONNECTION_RESET; \
+    } \
     if (ucs_unlikely(!ucs_queue_is_empty(&(_ep)->pending) || \
                      uct_hxb_ep_fenced(_ep))) { \
         return UCS_ERR_NO_RESOURCE; \
@@ -199,6 +206,9 @@ ucs_status_t uct_hxb_ep_flush(uct_ep_h tl_ep, unsigned flags, uct_completion_t *
         uct_ep_pending_purge(tl_ep, ucs_empty_function_do_assert_void, NULL);
         return UCS_OK;
     }
+    if (ep->epoch != hxb_peer_epoch(ep->peer)) {
+        return UCS_ERR_CONNECTION_RESET;
+    }
     if (!ucs_queue_is_empty(&ep->pending)) {
         return UCS_ERR_NO_RESOURCE;
     }
@@ -223,6 +233,9 @@ ucs_status_t uct_hxb_ep_check(uct_ep_h tl_ep, unsigned flags, uct_completion_t *
      * retransmissions time out and the peer is reported failed. */
     if (hxb_peer_failed(ep->peer)) {
         return UCS_ERR_ENDPOINT_TIMEOUT;
+    }
+    if (ep->epoch != hxb_peer_epoch(ep->peer)) {
+        return UCS_ERR_CONNECTION_RESET;
     }
     hxb_put(ep->peer, NULL, 0, 0, 0, NULL);
     return UCS_OK;
@@ -263,6 +276,23 @@ void uct_hxb_ep_dispatch_pending(uct_hxb_ep_t *ep)
         ucs_queue_splice(&q, &ep->pending);   /* append what arrived meanwhile */
         ucs_queue_head_init(&ep->pending);
         ucs_queue_splice(&ep->pending, &q);
+    }
+}
+
+/* The peer restarted: its endpoints made for the old run fail, once (its
+ * operations already completed with UCS_ERR_ENDPOINT_TIMEOUT). Endpoints
+ * made since, for the new run, carry on. */
+void uct_hxb_ep_peer_reset(uct_hxb_iface_t *iface, hxb_peer_t *peer)
+{
+    uct_hxb_ep_t *ep, *tmp;
+
+    ucs_list_for_each_safe(ep, tmp, &iface->eps, list) {
+        if ((ep->peer == peer) && !ep->reset &&
+            (ep->epoch != hxb_peer_epoch(peer))) {
+            ep->reset = 1;
+            uct_iface_handle_ep_err(&iface->super.super, &ep->super.super,
+                                    UCS_ERR_CONNECTION_RESET);
+        }
     }
 }
 

@@ -584,6 +584,11 @@ static void uct_hxb_peer_failed_cb(void *arg, hxb_peer_t *peer)
     uct_hxb_ep_peer_failed(arg, peer);
 }
 
+static void uct_hxb_peer_reset_cb(void *arg, hxb_peer_t *peer)
+{
+    uct_hxb_ep_peer_reset(arg, peer);
+}
+
 static UCS_CLASS_DECLARE_DELETE_FUNC(uct_hxb_iface_t, uct_iface_t);
 
 static uct_iface_ops_t uct_hxb_iface_ops = {
@@ -720,6 +725,7 @@ static UCS_CLASS_INIT_FUNC(uct_hxb_iface_t, uct_md_h md, uct_worker_h worker,
         .complete    = uct_hxb_complete_cb,
         .mem_check   = uct_hxb_mem_check_cb,
         .peer_failed = uct_hxb_peer_failed_cb,
+        .peer_reset  = uct_hxb_peer_reset_cb,
     };
     struct epoll_event ev = {.events = EPOLLIN};
     hxb_engine_cfg_t ecfg;

@@ -71,6 +71,8 @@ static uint32_t fnv1a(const uint8_t *p, size_t len)
     return h;
 }
 
+static void fill_pattern(uint8_t *p, size_t len, unsigned salt);
+
 /* a completion the engine signals */
 typedef struct comp {
     int           count;      /* times called: must end at exactly 1 */
@@ -106,6 +108,9 @@ struct side {
     unsigned long  ncomp;
     int            peer_failed_calls;
     hxb_peer_t    *failed_peer;
+    int            peer_reset_calls;
+    hxb_peer_t    *reset_peer;
+    int            in_api;        /* inside an API call: no callback now */
     int            comps_done_at_failure;
     comp_t        *watch[4];      /* completions checked at peer failure */
     /* lenient: messages may be missing (cancelled), each counted in got[];
@@ -207,6 +212,7 @@ static void cb_complete(void *arg, void *comp, int status)
     side_t *s = arg;
     comp_t *c = comp;
 
+    ck_assert_msg(!s->in_api, "%s: a completion inside an API call", s->name);
     c->count++;
     c->status = status;
     c->order = ++s->ncomp;
@@ -232,6 +238,15 @@ static int cb_mem_check(void *arg, uint64_t addr, uint64_t rkey, size_t len,
         return -1;
     }
     return 0;
+}
+
+static void cb_peer_reset(void *arg, hxb_peer_t *peer)
+{
+    side_t *s = arg;
+
+    ck_assert_msg(!s->in_api, "%s: a restart report inside an API call", s->name);
+    s->peer_reset_calls++;
+    s->reset_peer = peer;
 }
 
 static void cb_peer_failed(void *arg, hxb_peer_t *peer)
@@ -347,6 +362,7 @@ static void world_init(const opts_t *o)
     cba.complete = cbb.complete = cb_complete;
     cba.mem_check = cbb.mem_check = cb_mem_check;
     cba.peer_failed = cbb.peer_failed = cb_peer_failed;
+    cba.peer_reset = cbb.peer_reset = cb_peer_reset;
 
     ck_assert_int_eq(hxb_engine_create(&ca, &cba, &W.a.e), 0);
     ck_assert_int_eq(hxb_engine_create(&cb, &cbb, &W.b.e), 0);
@@ -1078,6 +1094,53 @@ START_TEST(test_stale_epoch)
     pump_n(100);
     ck_assert_uint_eq(hxb_engine_stats(W.a.e)->drops[HXB_DROP_DST], dst0 + 1);
     ck_assert_uint_eq(hxb_engine_stats(W.a.e)->peers_reset, 1);
+    ck_assert_int_eq(W.a.peer_reset_calls, 1);       /* reported, once */
+    ck_assert_ptr_eq(W.a.reset_peer, W.a.peer);
+    ck_assert_uint_eq(hxb_peer_epoch(W.a.peer), EPOCH_B + 1000);
+}
+END_TEST
+
+/* A new endpoint to a restarted peer (hxb_peer_get with a new epoch, as
+ * UCT's ep_create does): what was pending towards the old run completes
+ * with HXB_E_PEER and the restart is reported, both at the next progress,
+ * never inside the call (UCT allows callbacks only from progress). */
+START_TEST(test_restart_deferred)
+{
+    const size_t n = 1u << 20;
+    opts_t o = {.nrails = 2, .region_len = n};
+    uint8_t *src = malloc(n), *dst = malloc(n);
+    comp_t cp = {0}, cg = {0}, cf = {0};
+    hxb_raddr_t addrs[HXB_MAX_RAILS];
+    hxb_peer_t *p;
+
+    world_init(&o);
+    fill_pattern(src, n, 7);
+    ck_assert_int_eq(hxb_put(W.a.peer, src, n, (uintptr_t)W.b.region, RKEY_B, &cp),
+                     HXB_INPROGRESS);
+    ck_assert_int_eq(hxb_get(W.a.peer, dst, n, (uintptr_t)W.b.region, RKEY_B, &cg),
+                     HXB_INPROGRESS);
+    ck_assert_int_eq(hxb_flush(W.a.peer, &cf), HXB_INPROGRESS);
+    hxb_engine_progress(W.a.e);          /* some frames out, B not running */
+    memset(addrs, 0, sizeof(addrs));
+    W.a.in_api = 1;
+    p = hxb_peer_get(W.a.e, NODE_B, PROC_B, EPOCH_B + 1, addrs, 3);
+    W.a.in_api = 0;
+    ck_assert_ptr_eq(p, W.a.peer);
+    ck_assert_uint_eq(hxb_peer_epoch(p), EPOCH_B + 1);
+    ck_assert_int_eq(cp.count + cg.count + cf.count + W.a.peer_reset_calls, 0);
+    hxb_engine_progress(W.a.e);
+    ck_assert_int_eq(cp.count, 1);
+    ck_assert_int_eq(cg.count, 1);
+    ck_assert_int_eq(cf.count, 1);
+    ck_assert_int_eq(cp.status, HXB_E_PEER);
+    ck_assert_int_eq(cg.status, HXB_E_PEER);
+    ck_assert_int_eq(cf.status, HXB_E_PEER);
+    ck_assert_int_eq(W.a.peer_reset_calls, 1);
+    ck_assert_ptr_eq(W.a.reset_peer, p);
+    ck_assert_int_eq(W.a.peer_failed_calls, 0);
+    hxb_peer_put_ref(p);
+    free(src);
+    free(dst);
 }
 END_TEST
 
@@ -2111,6 +2174,7 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, test_foreign_key);
     tcase_add_test(tc, test_duplicates);
     tcase_add_test(tc, test_cancel_owner);
+    tcase_add_test(tc, test_restart_deferred);
     tcase_add_test(tc, test_duplicates_some);
     suite_add_tcase(s, tc);
     return s;
