@@ -171,7 +171,7 @@ int hxb_topo_load(const char *path, hxb_topo_t *t, char *err, size_t errlen)
                 }
                 t->size[d] = (int)v;
             }
-            if ((long)t->size[0] * t->size[1] * t->size[2] > HXB_MAX_NODES) {
+            if ((long long)t->size[0] * t->size[1] * t->size[2] > HXB_MAX_NODES) {
                 topo_err(err, errlen, path, lineno, "grid has more than %d nodes",
                          HXB_MAX_NODES);
                 goto fail;
@@ -187,6 +187,10 @@ int hxb_topo_load(const char *path, hxb_topo_t *t, char *err, size_t errlen)
             long v;
             if (ntok != 2 || parse_uint(tok[1], 16, &v) || v < 1) {
                 topo_err(err, errlen, path, lineno, "'rails' needs a number in 1..16");
+                goto fail;
+            }
+            if (t->rails) {
+                topo_err(err, errlen, path, lineno, "'rails' given twice");
                 goto fail;
             }
             t->rails = (int)v;
@@ -244,6 +248,10 @@ int hxb_topo_load(const char *path, hxb_topo_t *t, char *err, size_t errlen)
             int node;
 
             memset(&fi, 0, sizeof(fi));
+            if (!t->rails) {     /* rail numbers are checked against it */
+                topo_err(err, errlen, path, lineno, "'iface' before 'rails'");
+                goto fail;
+            }
             if (ntok != 7) {
                 topo_err(err, errlen, path, lineno,
                          "'iface' needs NODE DIM RAIL IFNAME MAC IPV4/PREFIX");
@@ -270,7 +278,7 @@ int hxb_topo_load(const char *path, hxb_topo_t *t, char *err, size_t errlen)
                          tok[2]);
                 goto fail;
             }
-            if (parse_uint(tok[3], 255, &v) || (t->rails && v >= t->rails)) {
+            if (parse_uint(tok[3], 255, &v) || v >= t->rails) {
                 topo_err(err, errlen, path, lineno,
                          "rail '%s' is not in 0..%d", tok[3], t->rails - 1);
                 goto fail;
@@ -326,11 +334,11 @@ int hxb_topo_load(const char *path, hxb_topo_t *t, char *err, size_t errlen)
         }
     }
     if (!t->nodes) {
-        topo_err(err, errlen, path, lineno, "no 'grid' line");
+        topo_err(err, errlen, path, 0, "no 'grid' line");   /* no line is at fault */
         goto fail;
     }
     if (!t->rails) {
-        topo_err(err, errlen, path, lineno, "no 'rails' line");
+        topo_err(err, errlen, path, 0, "no 'rails' line");
         goto fail;
     }
     for (i = 0; i < t->num_nodes; i++) {

@@ -45,7 +45,8 @@ static int load(const char *text, hxb_topo_t *t, char *err, size_t errlen)
     return r;
 }
 
-/* the file must be refused with "PATH:LINE: ..." mentioning `word` */
+/* the file must be refused with "PATH:LINE: ..." ("PATH: ..." for line 0:
+ * no line is at fault) mentioning `word` */
 static void expect_error_at(const char *text, int line, const char *word,
                             const char *file, int srcline)
 {
@@ -57,7 +58,8 @@ static void expect_error_at(const char *text, int line, const char *word,
     r = load(text, &t, err, sizeof(err));
     ck_assert_msg(r == -1, "%s:%d: file accepted, expected an error at line %d "
                   "(%s):\n%s", file, srcline, line, word, text);
-    snprintf(prefix, sizeof(prefix), "%s:%d: ", tmp_path, line);
+    if (line) snprintf(prefix, sizeof(prefix), "%s:%d: ", tmp_path, line);
+    else snprintf(prefix, sizeof(prefix), "%s: ", tmp_path);
     ck_assert_msg(strncmp(err, prefix, strlen(prefix)) == 0,
                   "%s:%d: error '%s' does not start with '%s'", file, srcline,
                   err, prefix);
@@ -401,9 +403,9 @@ START_TEST(test_bad_missing_grid_rails)
     hxb_topo_t t;
     char err[512];
 
-    /* reported at the end of the file */
-    EXPECT_ERROR("# just a comment\nrails 1\n", 2, "'grid'");
-    EXPECT_ERROR("grid 1 1 1\nnode n0 0 0 0\n\n", 3, "'rails'");
+    /* no line is at fault */
+    EXPECT_ERROR("# just a comment\nrails 1\n", 0, "'grid'");
+    EXPECT_ERROR("grid 1 1 1\nnode n0 0 0 0\n\n", 0, "'rails'");
     /* an empty file */
     ck_assert_int_eq(load("", &t, err, sizeof(err)), -1);
     ck_assert_ptr_nonnull(strstr(err, tmp_path));
@@ -422,6 +424,11 @@ START_TEST(test_bad_grid_rails_lines)
     EXPECT_ERROR("grid 1 1 1\nrails 0\n", 2, "rails");
     EXPECT_ERROR("grid 1 1 1\nrails 17\n", 2, "rails");
     EXPECT_ERROR("grid 1 1 1\nrails\n", 2, "rails");
+    EXPECT_ERROR("grid 1 1 1\nrails 2\nrails 1\n", 3, "twice");
+    /* rail numbers are checked against 'rails': it must come first (a rail
+     * 7 of 2 was accepted, and the relay dropped what arrived on it) */
+    EXPECT_ERROR("grid 2 1 1\nnode a 0 0 0\nnode b 1 0 0\n"
+                 "iface a x 7 x0 02:00:00:00:00:01 198.19.1.1/24\nrails 2\n", 4, "before 'rails'");
 }
 END_TEST
 
