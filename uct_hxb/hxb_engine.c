@@ -162,14 +162,16 @@ void hxb_engine_destroy(hxb_engine_t *e)
     hxb_flushreq_t *f;
     int i;
 
+    /* the rails first: closing flushes their batches, whose iovecs point
+     * into the peers' slots */
+    for (i = 0; i < e->nrails; i++) {
+        e->rails[i]->ops->close(e->rails[i]);
+    }
     for (i = 0; i < HXB_PEER_HASH; i++) {
         while ((p = e->hash[i])) {
             e->hash[i] = p->hnext;
             peer_free(p);
         }
-    }
-    for (i = 0; i < e->nrails; i++) {
-        e->rails[i]->ops->close(e->rails[i]);
     }
     if (e->pollfd >= 0) {
         close(e->pollfd);

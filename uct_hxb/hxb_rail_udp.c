@@ -143,15 +143,18 @@ static int udp_flush(hxb_rail_t *r)
                 nd = udp_build(u, u->dg[done].first, done);
                 continue;
             }
-            /* the socket buffer is full (EAGAIN) or the network refused
-             * (ENOBUFS, ECONNREFUSED, ENETUNREACH): these frames are lost
-             * like frames dropped on the wire; reliability resends them */
+            /* the socket buffer is full (EAGAIN, ENOBUFS): the rest is
+             * lost like frames dropped on the wire, and reliability resends
+             * it. Anything else (EMSGSIZE, EPERM from a firewall rule,
+             * ENETUNREACH) is this datagram's destination or size: only
+             * its frames are lost, the others still go. */
             if (errno == EAGAIN || errno == ENOBUFS) {
                 r->stats.tx_again += lost;
-            } else {
-                r->stats.tx_errors += lost;
+                break;
             }
-            break;
+            r->stats.tx_errors += u->dg[done].nframes;
+            done++;
+            continue;
         }
         for (i = done; i < done + n; i++) {
             r->stats.tx_bytes += u->dgm[i].msg_len;

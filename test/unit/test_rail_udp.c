@@ -200,6 +200,34 @@ START_TEST(test_recv_drained)
 }
 END_TEST
 
+/* a datagram the kernel refuses (here: too long, EMSGSIZE; in the field a
+ * firewall's EPERM or ENETUNREACH for one peer) loses its own frames only:
+ * the frames to a healthy peer behind it in the batch still go */
+START_TEST(test_refused_datagram_alone)
+{
+    hxb_rail_t *a = open_lo(), *b = open_lo(), *c = open_lo();
+    hxb_raddr_t to_b = addr_of(b), to_c = addr_of(c);
+    static uint8_t big[70000], buf[3][1000];
+    struct iovec iov = {big, sizeof(big)};
+    got_t g = {0};
+    int k;
+
+    ck_assert_int_eq(a->ops->send(a, &to_c, &iov, 1), 0);
+    for (k = 0; k < 3; k++) {
+        send_frame(a, &to_b, k, 1000, buf[k]);
+    }
+    a->ops->flush(a);
+    recv_all(b, &g, 3, 64);
+    ck_assert_int_eq(g.n, 3);
+    ck_assert_int_eq(g.bad, 0);
+    ck_assert_uint_eq(a->stats.tx_errors, 1);
+    ck_assert_uint_eq(a->stats.tx_frames, 3);
+    a->ops->close(a);
+    b->ops->close(b);
+    c->ops->close(c);
+}
+END_TEST
+
 static Suite *udp_suite(void)
 {
     Suite *s = suite_create("rail_udp");
@@ -210,6 +238,7 @@ static Suite *udp_suite(void)
     tcase_add_test(tc, test_trains_small_recv);
     tcase_add_test(tc, test_no_offload);
     tcase_add_test(tc, test_recv_drained);
+    tcase_add_test(tc, test_refused_datagram_alone);
     suite_add_tcase(s, tc);
     return s;
 }
