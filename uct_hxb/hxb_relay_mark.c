@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,6 +21,31 @@ static int mark_path(char *buf, size_t len)
     snprintf(buf, len, "%s/netns-%llu", HXB_RELAY_MARK_DIR,
              (unsigned long long)st.st_ino);
     return 0;
+}
+
+int hxb_relay_mark_lock(void)
+{
+    char path[256], lock[300];
+    int rc = mark_path(path, sizeof(path)), fd;
+
+    if (rc < 0) {
+        return rc;
+    }
+    if ((mkdir("/run/hxb", 0755) < 0 && errno != EEXIST) ||
+        (mkdir(HXB_RELAY_MARK_DIR, 0755) < 0 && errno != EEXIST)) {
+        return -errno;
+    }
+    snprintf(lock, sizeof(lock), "%s.lock", path);
+    fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        return -errno;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+        rc = -errno;
+        close(fd);
+        return rc;
+    }
+    return fd;
 }
 
 int hxb_relay_mark_write(const char *node)

@@ -13,6 +13,11 @@
 /* Write this namespace's mark for the daemon of node `node`: 0 or -errno. */
 int hxb_relay_mark_write(const char *node);
 
+/* Hold this namespace's daemon lock for the life of the process (released
+ * by the kernel at exit, also after a crash): an fd, or -errno
+ * (-EWOULDBLOCK: another daemon holds it). */
+int hxb_relay_mark_lock(void);
+
 /* Remove it (at daemon exit). */
 void hxb_relay_mark_remove(void);
 

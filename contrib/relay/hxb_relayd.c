@@ -58,6 +58,7 @@ typedef struct relay_nbr {
     int      node, dim, rail;
     uint8_t  mac[6];
     double   heard;          /* last HELLO, 0 = never */
+    double   period;         /* its HELLO period (s), 0 = not heard yet */
     int      alive;
 } relay_nbr_t;
 
@@ -205,15 +206,26 @@ static void recv_hellos(relay_if_t *rif, relay_nbr_t *nb, int nnb, double t)
             continue;   /* not a HELLO of this rail's line: ignore */
         }
         n = find_nbr(nb, nnb, h->src_node, x->dim, x->rail);
-        if (n == NULL) {
+        if (n == NULL || (size_t)len != sizeof(*h) + sizeof(*x) ||
+            h->dst_node != HXB_NODE_NONE) {
+            continue;
+        }
+        /* the node it claims to be must also be the one the topology puts
+         * there: a HELLO from another address (a misconfigured daemon, a
+         * stranger on the switch) must not keep a dead neighbour alive */
+        if (from.sll_halen != 6 || memcmp(from.sll_addr, n->mac, 6)) {
+            if (g_verbose) {
+                logmsg("HELLO for node %d on %c%d from another MAC: ignored",
+                       n->node, dimname[n->dim], n->rail);
+            }
             continue;
         }
         if (!n->alive && n->heard && g_verbose) {
             logmsg("neighbour %d on %c%d is back", n->node, dimname[n->dim], n->rail);
         }
         n->heard = t;
+        n->period = x->interval_ms * 1e-3;
         n->alive = 1;
-        memcpy(n->mac, from.sll_addr, 6);
     }
 }
 
@@ -348,6 +360,22 @@ int main(int argc, char **argv)
         logmsg("%s", err);
         return 1;
     }
+    /* one daemon per namespace: a second one would replace the first's tc
+     * program and, when either exits, detach the other's */
+    c = hxb_relay_mark_lock();
+    if (c < 0) {
+        logmsg(c == -EWOULDBLOCK ? "another hxb-relayd runs in this network namespace"
+                                 : "cannot take the daemon lock in %s: %s",
+               HXB_RELAY_MARK_DIR, strerror(-c));
+        hxb_topo_free(&t);
+        return 1;
+    }
+    /* before anything is attached: a signal must always reach the cleanup */
+    signal(SIGTERM, on_signal);
+    signal(SIGINT, on_signal);
+    signal(SIGHUP, on_signal);
+    signal(SIGQUIT, on_signal);
+    signal(SIGPIPE, SIG_IGN);
     if (!node_name || !*node_name) {
         gethostname(host, sizeof(host));
         host[sizeof(host) - 1] = '\0';
@@ -452,9 +480,9 @@ int main(int argc, char **argv)
         }
         ifs[i].attached = 1;
     }
-    signal(SIGTERM, on_signal);
-    signal(SIGINT, on_signal);
-    signal(SIGPIPE, SIG_IGN);
+    if (g_stop) {
+        goto out;           /* told to stop while attaching */
+    }
     /* processes here count relayed peers as reachable only with this mark */
     c = hxb_relay_mark_write(node_name);
     if (c < 0) {
@@ -483,8 +511,11 @@ int main(int argc, char **argv)
                 }
             }
             for (i = 0; i < nnb; i++) {
+                /* by the neighbour's own HELLO period, if longer than ours */
+                double period = nb[i].period > interval_ms * 1e-3 ? nb[i].period
+                                                                  : interval_ms * 1e-3;
                 if (nb[i].heard && nb[i].alive &&
-                    tnow - nb[i].heard > dead * interval_ms * 1e-3 + 0.05) {
+                    tnow - nb[i].heard > dead * period + 0.05) {
                     nb[i].alive = 0;
                     if (g_verbose) {
                         logmsg("neighbour %s on %c%d is dead", t.nodes[nb[i].node].name,
