@@ -76,7 +76,7 @@ int hxb_relay(struct __sk_buff *skb)
     struct hxb_relay_key key;
     struct hxb_relay_cfg *cfg;
     struct hxb_relay_in *in;
-    __u32 dst0, dst1, dst2, d = 0, k, first = 3;
+    __u32 dst0, dst1, dst2, d = 0, k, first = 3, detoured;
     __u32 zero = 0, ifindex;
     __u8 *h;
     __u16 node;
@@ -126,6 +126,11 @@ int hxb_relay(struct __sk_buff *skb)
     dst0 = node % cfg->size[0];
     dst1 = (node / cfg->size[0]) % cfg->size[1];
     dst2 = node / (cfg->size[0] * cfg->size[1]);
+    /* every hop but a detour fixes the dimension it crossed: arriving with
+     * that one still unfixed, the frame was detoured here, and fixing it
+     * now would send it straight back to the node that detoured it */
+    detoured = pick(cfg->coord[0], cfg->coord[1], cfg->coord[2], in->dim) !=
+               pick(dst0, dst1, dst2, in->dim);
     /* the rule's dimension first; if no live rail leads there, the other
      * dimensions still to fix, in the same cyclic order (another
      * dimension order: every hop still fixes one dimension, so no loop) */
@@ -133,7 +138,8 @@ int hxb_relay(struct __sk_buff *skb)
     for (k = 1; k <= 3; k++) {
         d = (in->dim + k) % 3;
         key.coord = pick(dst0, dst1, dst2, d);
-        if (pick(cfg->coord[0], cfg->coord[1], cfg->coord[2], d) == key.coord) {
+        if (pick(cfg->coord[0], cfg->coord[1], cfg->coord[2], d) == key.coord ||
+            (detoured && d == in->dim)) {
             continue;
         }
         if (first == 3) {
@@ -156,20 +162,29 @@ int hxb_relay(struct __sk_buff *skb)
     if (!port) {
 #pragma unroll
         for (k = 1; k <= 3; k++) {
-            __u32 j, here, size;
+            __u32 j, here, size, to, back;
             d = (in->dim + k) % 3;
             here = pick(cfg->coord[0], cfg->coord[1], cfg->coord[2], d);
             size = pick(cfg->size[0], cfg->size[1], cfg->size[2], d);
-            if (here != pick(dst0, dst1, dst2, d)) {
+            to   = pick(dst0, dst1, dst2, d);
+            /* after a detour, its own line also leads on: to another node
+             * than the one it came from */
+            back = detoured && d == in->dim;
+            if (here != to && !back) {
                 continue;
             }
 #pragma unroll
             for (j = 1; j <= HXB_RELAY_DETOUR_TRIES; j++) {
                 if (!port && j < size) {
+                    /* the other nodes of the line, starting at one chosen by
+                     * the hop count: a frame that comes by again tries
+                     * another (lines of 3+ nodes; on 2 nodes it is the one) */
                     key.dim   = d;
                     key.rail  = in->rail;
-                    key.coord = (here + j) % size;
-                    port = bpf_map_lookup_elem(&hxb_ports, &key);
+                    key.coord = (here + 1 + (j - 1 + h[OFF_HOPS]) % (size - 1)) % size;
+                    if (!back || key.coord != to) {
+                        port = bpf_map_lookup_elem(&hxb_ports, &key);
+                    }
                 }
             }
             if (port) {
