@@ -1100,6 +1100,17 @@ START_TEST(test_stale_epoch)
 }
 END_TEST
 
+/* A PUT of src to B's region and a GET of it into dst, both outstanding */
+static void start_put_get(uint8_t *src, uint8_t *dst, size_t n, unsigned salt,
+                          comp_t *put, comp_t *get)
+{
+    fill_pattern(src, n, salt);
+    ck_assert_int_eq(hxb_put(W.a.peer, src, n, (uintptr_t)W.b.region, RKEY_B, put),
+                     HXB_INPROGRESS);
+    ck_assert_int_eq(hxb_get(W.a.peer, dst, n, (uintptr_t)W.b.region, RKEY_B, get),
+                     HXB_INPROGRESS);
+}
+
 /* A new endpoint to a restarted peer (hxb_peer_get with a new epoch, as
  * UCT's ep_create does): what was pending towards the old run completes
  * with HXB_E_PEER and the restart is reported, both at the next progress,
@@ -1114,11 +1125,7 @@ START_TEST(test_restart_deferred)
     hxb_peer_t *p;
 
     world_init(&o);
-    fill_pattern(src, n, 7);
-    ck_assert_int_eq(hxb_put(W.a.peer, src, n, (uintptr_t)W.b.region, RKEY_B, &cp),
-                     HXB_INPROGRESS);
-    ck_assert_int_eq(hxb_get(W.a.peer, dst, n, (uintptr_t)W.b.region, RKEY_B, &cg),
-                     HXB_INPROGRESS);
+    start_put_get(src, dst, n, 7, &cp, &cg);
     ck_assert_int_eq(hxb_flush(W.a.peer, &cf), HXB_INPROGRESS);
     hxb_engine_progress(W.a.e);          /* some frames out, B not running */
     memset(addrs, 0, sizeof(addrs));
@@ -1934,11 +1941,7 @@ START_TEST(test_peer_timeout)
     static uint8_t zdata[5000];
 
     world_init(&o);
-    fill_pattern(src, n, 31);
-    ck_assert_int_eq(hxb_put(W.a.peer, src, n, (uintptr_t)W.b.region, RKEY_B, &put),
-                     HXB_INPROGRESS);
-    ck_assert_int_eq(hxb_get(W.a.peer, dst, n, (uintptr_t)W.b.region, RKEY_B, &get),
-                     HXB_INPROGRESS);
+    start_put_get(src, dst, n, 31, &put, &get);
     /* the flush waits for the PUT before it, and the AM behind the flush
      * with it (an AM alone would pass the PUT) */
     ck_assert_int_eq(hxb_flush(W.a.peer, &fl), HXB_INPROGRESS);
