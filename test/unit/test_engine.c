@@ -83,6 +83,12 @@ typedef struct comp {
     void        (*hook)(struct comp *c);
 } comp_t;
 
+/* called exactly once, with this status (a macro: failures name the line) */
+#define ASSERT_DONE_ONCE(c, st) do {                                          \
+        ck_assert_int_eq((c).count, 1);                                       \
+        ck_assert_int_eq((c).status, (st));                                   \
+    } while (0)
+
 typedef struct side side_t;
 struct side {
     const char    *name;
@@ -1136,12 +1142,9 @@ START_TEST(test_restart_deferred)
     ck_assert_uint_eq(hxb_peer_epoch(p), EPOCH_B + 1);
     ck_assert_int_eq(cp.count + cg.count + cf.count + W.a.peer_reset_calls, 0);
     hxb_engine_progress(W.a.e);
-    ck_assert_int_eq(cp.count, 1);
-    ck_assert_int_eq(cg.count, 1);
-    ck_assert_int_eq(cf.count, 1);
-    ck_assert_int_eq(cp.status, HXB_E_PEER);
-    ck_assert_int_eq(cg.status, HXB_E_PEER);
-    ck_assert_int_eq(cf.status, HXB_E_PEER);
+    ASSERT_DONE_ONCE(cp, HXB_E_PEER);
+    ASSERT_DONE_ONCE(cg, HXB_E_PEER);
+    ASSERT_DONE_ONCE(cf, HXB_E_PEER);
     ck_assert_int_eq(W.a.peer_reset_calls, 1);
     ck_assert_ptr_eq(W.a.reset_peer, p);
     ck_assert_int_eq(W.a.peer_failed_calls, 0);
@@ -1498,8 +1501,7 @@ START_TEST(test_am_passes_put)
     ck_assert_int_eq(put.count, 0);
     ck_assert_int_eq(fl.count, 0);
     PUMP_UNTIL(fl.count);
-    ck_assert_int_eq(put.count, 1);
-    ck_assert_int_eq(put.status, 0);
+    ASSERT_DONE_ONCE(put, 0);
     ck_assert_uint_lt(put.order, fl.order);
     ck_assert(memcmp(W.b.region, src, n) == 0);
     ck_assert(hxb_peer_tx_idle(W.a.peer));
@@ -1536,8 +1538,7 @@ START_TEST(test_region_gone_mid_read)
     memset(W.b.region, 0xee, BIG);
     PUMP_UNTIL(c.count);
     pump_n(2000);
-    ck_assert_int_eq(c.count, 1);
-    ck_assert_int_eq(c.status, HXB_E_RKEY);
+    ASSERT_DONE_ONCE(c, HXB_E_RKEY);
     for (i = 0; i < BIG; i++) {
         ck_assert_msg(dst[i] == good[i] || dst[i] == 0xab,
                       "byte %zu read after the release: 0x%02x", i, dst[i]);
@@ -1579,8 +1580,7 @@ START_TEST(test_region_gone_other_rkey)
     PUMP_UNTIL(c.count);
     pump_n(1000);
     ck_assert_uint_eq(hxb_engine_stats(W.b.e)->resp_revoked, 0);
-    ck_assert_int_eq(c.count, 1);
-    ck_assert_int_eq(c.status, 0);
+    ASSERT_DONE_ONCE(c, 0);
     ck_assert(memcmp(dst, W.b.region, BIG) == 0);
     free(dst);
 }
@@ -1601,8 +1601,7 @@ START_TEST(test_flush_waits_get)
     ck_assert_int_eq(hxb_flush(W.a.peer, &fl), HXB_INPROGRESS);
     ck_assert(!hxb_peer_tx_idle(W.a.peer));
     PUMP_UNTIL(fl.count);
-    ck_assert_int_eq(get.count, 1);
-    ck_assert_int_eq(get.status, 0);
+    ASSERT_DONE_ONCE(get, 0);
     ck_assert_uint_lt(get.order, fl.order);
     ck_assert(memcmp(dst, W.b.region, n) == 0);
     ck_assert(hxb_peer_tx_idle(W.a.peer));
@@ -1644,8 +1643,7 @@ START_TEST(test_flush)
     ck_assert(!hxb_peer_tx_idle(W.a.peer));
     PUMP_UNTIL(fc.count);
     pump_n(1000);
-    ck_assert_int_eq(fc.count, 1);
-    ck_assert_int_eq(fc.status, 0);
+    ASSERT_DONE_ONCE(fc, 0);
     ck_assert_int_eq(flush_saw_all_puts, 1);
     ck_assert_int_eq(flush_saw_idle, 1);
     ck_assert_int_eq(flush_saw_data, 1);
@@ -1754,12 +1752,9 @@ START_TEST(test_cancel_owner)
         ck_assert_msg(cam[k].count == 1, "X message %lu: %d completions", k, cam[k].count);
         ck_assert_int_eq(cam[k].status, done[k] ? 0 : HXB_E_CANCEL);
     }
-    ck_assert_int_eq(cpx.count, 1);
-    ck_assert_int_eq(cpx.status, HXB_E_CANCEL);
-    ck_assert_int_eq(cgx.count, 1);
-    ck_assert_int_eq(cgx.status, HXB_E_CANCEL);
-    ck_assert_int_eq(cfx.count, 1);
-    ck_assert_int_eq(cfx.status, HXB_E_CANCEL);
+    ASSERT_DONE_ONCE(cpx, HXB_E_CANCEL);
+    ASSERT_DONE_ONCE(cgx, HXB_E_CANCEL);
+    ASSERT_DONE_ONCE(cfx, HXB_E_CANCEL);
     for (k = nx; k < nx + ny; k++) {
         ck_assert_msg(cam[k].count == 0 || cam[k].status == 0, "Y message %lu cancelled", k);
     }
@@ -1955,14 +1950,10 @@ START_TEST(test_peer_timeout)
     ck_assert_int_eq(put.count, 0);
     all_rails_down();
     PUMP_UNTIL(W.a.peer_failed_calls > 0);
-    ck_assert_int_eq(put.count, 1);
-    ck_assert_int_eq(put.status, HXB_E_PEER);
-    ck_assert_int_eq(get.count, 1);
-    ck_assert_int_eq(get.status, HXB_E_PEER);
-    ck_assert_int_eq(zc.count, 1);
-    ck_assert_int_eq(zc.status, HXB_E_PEER);
-    ck_assert_int_eq(fl.count, 1);
-    ck_assert_int_eq(fl.status, HXB_E_PEER);
+    ASSERT_DONE_ONCE(put, HXB_E_PEER);
+    ASSERT_DONE_ONCE(get, HXB_E_PEER);
+    ASSERT_DONE_ONCE(zc, HXB_E_PEER);
+    ASSERT_DONE_ONCE(fl, HXB_E_PEER);
     check_failed_peer(&W.a);
     ck_assert_int_eq(put.count + get.count + zc.count + fl.count, 4);
     free(src);
@@ -1983,8 +1974,7 @@ START_TEST(test_peer_timeout_nothing_sent)
     ck_assert_int_eq(hxb_put(W.a.peer, data, sizeof(data), 0x1000, 1, &put),
                      HXB_INPROGRESS);
     PUMP_UNTIL(W.a.peer_failed_calls > 0);
-    ck_assert_int_eq(put.count, 1);
-    ck_assert_int_eq(put.status, HXB_E_PEER);
+    ASSERT_DONE_ONCE(put, HXB_E_PEER);
     check_failed_peer(&W.a);
 }
 END_TEST
@@ -2006,8 +1996,7 @@ START_TEST(test_peer_timeout_get_pending)
     ck_assert_int_eq(get.count, 0);
     all_rails_down();
     PUMP_UNTIL(W.a.peer_failed_calls > 0);
-    ck_assert_int_eq(get.count, 1);
-    ck_assert_int_eq(get.status, HXB_E_PEER);
+    ASSERT_DONE_ONCE(get, HXB_E_PEER);
     check_failed_peer(&W.a);
     /* the responder gave up on its side too */
     PUMP_UNTIL(W.b.peer_failed_calls > 0);
@@ -2097,8 +2086,7 @@ START_TEST(test_duplicates)
     finish_am();
     PUMP_UNTIL(put.count);
     pump_n(1000);
-    ck_assert_int_eq(put.count, 1);
-    ck_assert_int_eq(put.status, 0);
+    ASSERT_DONE_ONCE(put, 0);
     ck_assert(memcmp(W.b.region, src, n) == 0);
     sa = hxb_engine_stats(W.a.e);
     sb = hxb_engine_stats(W.b.e);
