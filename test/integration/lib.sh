@@ -89,6 +89,20 @@ relay_up() {
         [ -s "$LOG/relay-$n" ] || fail "hxb-relayd on $n did not start: $(head -3 "$LOG/relayd-$n")"
     done
 }
+# relay_wait NODE STATE [NODE STATE...]: each NODE's relay reports
+# "neighbour STATE" (e.g. "x0 n3 dead") within 10 s, else the test fails
+relay_wait() {
+    local args=("$@") i ok
+    for _ in $(seq 100); do
+        ok=1
+        for ((i = 0; i < ${#args[@]}; i += 2)); do
+            grep -q "^neighbour ${args[i + 1]}\$" "$LOG/relay-${args[i]}" || { ok=0; break; }
+        done
+        [ $ok = 1 ] && return 0
+        sleep 0.1
+    done
+    fail "relay ${args[i]} did not report 'neighbour ${args[i + 1]}' within 10 s"
+}
 # relay_stat NODE COUNTER: a counter of that node's relay (forwarded, local,
 # hop_limit, no_route, deflected, detour)
 relay_stat() { grep -o " $2=[0-9]*" "$LOG/relay-$1" | head -1 | cut -d= -f2; }

@@ -38,13 +38,7 @@ note "n0 lost y and z mid-transfer: n2 and n4 detoured $det frames, no_route n2=
 
 # the rails come back: n0 alive again on y and z, and those paths used
 for i in y0 y1 z0 z1; do "$TB" link --name "$TNAME" n0 "$i" up >/dev/null; done
-for _ in $(seq 100); do
-    grep -q "^neighbour z1 n0 alive" "$LOG/relay-n4" &&
-        grep -q "^neighbour y1 n0 alive" "$LOG/relay-n2" && break
-    sleep 0.1
-done
-grep -q "^neighbour z1 n0 alive" "$LOG/relay-n4" || fail "relay n4 did not see n0 come back"
-grep -q "^neighbour y1 n0 alive" "$LOG/relay-n2" || fail "relay n2 did not see n0 come back"
+relay_wait n4 "z1 n0 alive" n2 "y1 n0 alive"
 b4=$(relay_stat n4 forwarded)
 d4=$(relay_stat n4 detour)
 SRV=n0 CLI=n7 ucp_pair back -n 300 -m 1048576 -t 120 -s 23

@@ -14,19 +14,9 @@ TNAME=${TNAME:-r77}    # a run may name its own testbed
 tb_up --grid 3x3 --rails 1 --rate 1gbit
 relay_up
 # cut only once the neighbours were heard (one never heard counts as alive)
-for _ in $(seq 100); do
-    grep -q "^neighbour x0 n0 alive" "$LOG/relay-n1" &&
-        grep -q "^neighbour x0 n3 alive" "$LOG/relay-n4" && break
-    sleep 0.1
-done
+relay_wait n1 "x0 n0 alive" n4 "x0 n3 alive"
 for n in n0 n3; do "$TB" link --name "$TNAME" "$n" x0 down >/dev/null; done
-for _ in $(seq 100); do
-    grep -q "^neighbour x0 n0 dead" "$LOG/relay-n1" &&
-        grep -q "^neighbour x0 n3 dead" "$LOG/relay-n4" && break
-    sleep 0.1
-done
-grep -q "^neighbour x0 n0 dead" "$LOG/relay-n1" || fail "relay n1 did not find n0 dead on x0"
-grep -q "^neighbour x0 n3 dead" "$LOG/relay-n4" || fail "relay n4 did not find n3 dead on x0"
+relay_wait n1 "x0 n0 dead" n4 "x0 n3 dead"
 d0=0 h0=0
 for n in n0 n1 n3 n4 n6 n7; do
     d0=$((d0 + $(relay_stat "$n" detour))); h0=$((h0 + $(relay_stat "$n" hop_limit)))
