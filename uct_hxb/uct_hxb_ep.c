@@ -95,8 +95,13 @@ UCS_CLASS_DEFINE_DELETE_FUNC(uct_hxb_ep_t, uct_ep_t);
 
 /* an endpoint to a run of the peer that has since restarted talks to no
  * one: the new run is another endpoint's */
+static UCS_F_ALWAYS_INLINE int uct_hxb_ep_stale(const uct_hxb_ep_t *ep)
+{
+    return ep->epoch != hxb_peer_epoch(ep->peer);
+}
+
 #define UCT_HXB_EP_CHECK(_ep) \
-    if (ucs_unlikely((_ep)->epoch != hxb_peer_epoch((_ep)->peer))) { \
+    if (ucs_unlikely(uct_hxb_ep_stale(_ep))) { \
         return UCS_ERR_CONNECTION_RESET; \
     } \
     if (ucs_unlikely(!ucs_queue_is_empty(&(_ep)->pending) || \
@@ -206,7 +211,7 @@ ucs_status_t uct_hxb_ep_flush(uct_ep_h tl_ep, unsigned flags, uct_completion_t *
         uct_ep_pending_purge(tl_ep, ucs_empty_function_do_assert_void, NULL);
         return UCS_OK;
     }
-    if (ep->epoch != hxb_peer_epoch(ep->peer)) {
+    if (uct_hxb_ep_stale(ep)) {
         return UCS_ERR_CONNECTION_RESET;
     }
     if (!ucs_queue_is_empty(&ep->pending)) {
@@ -234,7 +239,7 @@ ucs_status_t uct_hxb_ep_check(uct_ep_h tl_ep, unsigned flags, uct_completion_t *
     if (hxb_peer_failed(ep->peer)) {
         return UCS_ERR_ENDPOINT_TIMEOUT;
     }
-    if (ep->epoch != hxb_peer_epoch(ep->peer)) {
+    if (uct_hxb_ep_stale(ep)) {
         return UCS_ERR_CONNECTION_RESET;
     }
     hxb_put(ep->peer, NULL, 0, 0, 0, NULL);
@@ -288,7 +293,7 @@ void uct_hxb_ep_peer_reset(uct_hxb_iface_t *iface, hxb_peer_t *peer)
 
     ucs_list_for_each_safe(ep, tmp, &iface->eps, list) {
         if ((ep->peer == peer) && !ep->reset &&
-            (ep->epoch != hxb_peer_epoch(peer))) {
+            uct_hxb_ep_stale(ep)) {
             ep->reset = 1;
             uct_iface_handle_ep_err(&iface->super.super, &ep->super.super,
                                     UCS_ERR_CONNECTION_RESET);
