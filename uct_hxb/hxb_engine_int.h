@@ -20,6 +20,7 @@
 #define HXB_CC_WIN_MIN 8.0    /* frames: a delay cut stops there (losses go on) */
 #define HXB_CC_BETA 0.8       /* delay cut: share of the excess delay removed */
 #define HXB_CC_BASE_SPAN 10.0 /* s: a path's least round trip is renewed so often */
+#define HXB_ACK_AVOID 1.0     /* s: a rail our ACKs seemed lost on is left so long */
 
 /* The rail and path windows (frames in flight) follow one rule, TCP's:
  * one frame more per window of acked frames, up to max ... */
@@ -140,6 +141,15 @@ struct hxb_peer {
     uint32_t       rail_mask;      /* local rails that reach the peer       */
     uint32_t       suspect_mask;   /* rails that lost frames, being probed  */
     double         suspect_since[HXB_MAX_RAILS];
+    /* ACKs are not acknowledged, so we never see them lost: they go on a
+     * rail the peer's frames came in on since our last ACK (that path
+     * works; on a relayed peer another may lead to a dead relay), and
+     * leave a rail for HXB_ACK_AVOID once the peer resends what an ACK on
+     * it acknowledged (hxb_tx.c, tx_ctl_rail). Rail bit masks. */
+    uint32_t       rx_rails;       /* the peer's frames came in on these    */
+    uint32_t       ack_rail;       /* our latest ACK left on this one       */
+    uint32_t       ack_avoid;      /* our ACKs seem lost on these ...       */
+    double         ack_avoid_at;   /* ... since then                        */
     double         rail_last_ack[HXB_MAX_RAILS]; /* last ack of a frame sent on it */
     double         rail_srtt[HXB_MAX_RAILS], rail_rttvar[HXB_MAX_RAILS];
     unsigned       rail_losses[HXB_MAX_RAILS]; /* RACK losses since its last ack */

@@ -240,6 +240,23 @@ static void rx_mark(hxb_peer_t *p, const hxb_hdr_t *h)
     hxb_peer_activate(p);
 }
 
+/* A frame we have: the peer resent it, so our ACK of it was probably
+ * lost (or the peer resent early). Ack at once, on another rail than the
+ * last ACK took (hxb_tx.c, tx_ctl_rail). */
+static void rx_dup(hxb_peer_t *p, const hxb_hdr_t *h)
+{
+    hxb_engine_t *e = p->e;
+
+    e->stats.drops[HXB_DROP_DUP]++;
+    p->rx_dups += p->rx_dups < UINT16_MAX;
+    p->ack_now = 1;
+    if (p->ack_rail) {
+        p->ack_avoid |= p->ack_rail;
+        p->ack_avoid_at = e->now;
+    }
+    rx_mark(p, h);
+}
+
 /* when the kernel received the frame being handled (the pass's time if
  * the rail does not say, or says later) */
 static double rx_arrival(const hxb_engine_t *e, const hxb_rail_t *rail)
@@ -265,6 +282,7 @@ void hxb_rx_frame(hxb_peer_t *p, hxb_rail_t *rail, hxb_hdr_t *h, size_t size)
     hxb_rxslot_t *slot;
     uint32_t seq;
 
+    p->rx_rails |= 1u << rail->index;   /* a path from the peer that works */
     if (h->kind == HXB_K_ACK) {
         hxb_ack_ext_t *a = (hxb_ack_ext_t *)(h + 1);
         /* when it would have arrived had the peer answered at once */
@@ -310,10 +328,7 @@ void hxb_rx_frame(hxb_peer_t *p, hxb_rail_t *rail, hxb_hdr_t *h, size_t size)
     }
     seq = h->seq;
     if (hxb_seq_lt(seq, p->rx_next)) {
-        e->stats.drops[HXB_DROP_DUP]++;
-        p->rx_dups += p->rx_dups < UINT16_MAX;
-        p->ack_now = 1;                      /* our ack was probably lost */
-        rx_mark(p, h);
+        rx_dup(p, h);
         return;
     }
     if (seq - p->rx_next >= W(p)) {
@@ -322,10 +337,7 @@ void hxb_rx_frame(hxb_peer_t *p, hxb_rail_t *rail, hxb_hdr_t *h, size_t size)
     }
     slot = RSLOT(p, seq);
     if (slot->state != RX_EMPTY) {
-        e->stats.drops[HXB_DROP_DUP]++;
-        p->rx_dups += p->rx_dups < UINT16_MAX;
-        p->ack_now = 1;
-        rx_mark(p, h);
+        rx_dup(p, h);
         return;
     }
     if (hxb_seq_le(p->rx_hi, seq)) {

@@ -1147,6 +1147,48 @@ void hxb_tx_fail_all(hxb_peer_t *p, int status)
     p->gets_pending = 0;
 }
 
+/* The rail for an ACK or ERR: the least loaded of those the peer's frames
+ * came in on since our last ACK, else of the other usable rails, leaving
+ * out suspect rails and those our ACKs seem lost on while others remain.
+ * Not by load alone: with nothing of ours in flight that was always the
+ * first rail, and where the path from it was dead (a relayed peer whose
+ * first relay lost its link) the peer never heard from us and failed us. */
+static int tx_ctl_rail(hxb_peer_t *p)
+{
+    hxb_engine_t *e = p->e;
+    uint32_t up = 0, good;
+    double best = 1e300, load;
+    int r, pick = -1;
+
+    for (r = 0; r < e->nrails; r++) {
+        up |= (uint32_t)!!e->rails[r]->up << r;
+    }
+    up &= p->rail_mask;
+    if (p->ack_avoid && e->now - p->ack_avoid_at > HXB_ACK_AVOID) {
+        p->ack_avoid = 0;
+    }
+    good = up & ~p->suspect_mask & ~p->ack_avoid;
+    if (!good) {
+        good = up & ~p->suspect_mask & ~p->ack_rail;   /* move on, at least */
+    }
+    if (!good) {
+        good = up;
+    }
+    if (good & p->rx_rails) {
+        good &= p->rx_rails;
+    }
+    for (r = 0; r < e->nrails; r++) {
+        if (good & (1u << r)) {
+            load = (e->rail_inflight[r] + 1) / e->rails[r]->speed;
+            if (load < best) {
+                best = load;
+                pick = r;
+            }
+        }
+    }
+    return pick;
+}
+
 void hxb_tx_send_unseq(hxb_peer_t *p, int r, unsigned kind, const void *ext,
                        size_t ext_len)
 {
@@ -1155,19 +1197,12 @@ void hxb_tx_send_unseq(hxb_peer_t *p, int r, unsigned kind, const void *ext,
     hxb_hdr_t *h = (hxb_hdr_t *)hb;
     struct iovec iov;
 
-    if (r < 0) {
-        r = hxb_tx_pick_rail(p, -1);
-        if (r < 0) {
-            /* full rails still carry control frames: pick any usable one */
-            for (r = 0; r < e->nrails; r++) {
-                if ((p->rail_mask & (1u << r)) && e->rails[r]->up) {
-                    break;
-                }
-            }
-            if (r == e->nrails) {
-                return;
-            }
-        }
+    if (r < 0 && (r = tx_ctl_rail(p)) < 0) {
+        return;
+    }
+    if (kind == HXB_K_ACK) {
+        p->ack_rail = 1u << r;
+        p->rx_rails = 0;
     }
     hxb_tx_hdr(p, h, kind, ext_len);
     h->rail = (uint8_t)r;

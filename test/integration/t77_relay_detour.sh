@@ -8,7 +8,7 @@
 # goes on along its line to a node it did not come from (n6), and from there
 # over x and y to n1. The other way, n1's y path detours at n4 the same way.
 # Both transfers are verified (intact, exactly once, in order) and must go
-# through detours.
+# through detours; the second with rendezvous-sized messages.
 TNAME=${TNAME:-r77}    # a run may name its own testbed
 . "$(dirname "$0")/lib.sh"
 tb_up --grid 3x3 --rails 1 --rate 1gbit
@@ -22,6 +22,10 @@ for n in n0 n1 n3 n4 n6 n7; do
     d0=$((d0 + $(relay_stat "$n" detour))); h0=$((h0 + $(relay_stat "$n" hop_limit)))
 done
 SRV=n1 CLI=n3 ucp_pair n3_n1 -n 300 -m 100000 -t 120 -s 77
+# Messages past UCP's rendezvous threshold: n1 then sends little but ACKs,
+# and the first rail (x0) leads to n0, whose x rail is down. n1 used to ack
+# into that path for ever and n3 failed it (PROTOCOL.md 8.4, ACK rail).
+SRV=n1 CLI=n3 ucp_pair n3_n1_rndv -n 300 -m 1048576 -t 120 -s 77
 d=0 h=0
 for n in n0 n1 n3 n4 n6 n7; do
     d=$((d + $(relay_stat_pos "$n" detour))); h=$((h + $(relay_stat "$n" hop_limit)))

@@ -1174,6 +1174,27 @@ START_TEST(test_am_rail_blackhole_no_rto)
     ck_assert_uint_gt(sa->rack_retx, 0);
     ck_assert_uint_gt(sa->rail_failovers, 0);
 }
+
+/* A rail that carries frames one way only: B's rail 0 loses everything B
+ * sends, A's rail 0 works. A pure receiver learns nothing from its ACKs
+ * (they are not acknowledged), so B must answer on the rails A's frames
+ * come in on and move its ACKs off a rail when A resends what B had
+ * already acknowledged. On the testbed this was a relayed peer whose first
+ * relay had lost its link: the receiver acked into the dead path for ever
+ * and the sender failed the peer (t77 with 1 MiB messages). */
+START_TEST(test_ack_rail_oneway)
+{
+    opts_t o = {.nrails = 2, .csum = 1, .peer_timeout = 2.0};
+    hxb_mem_faults_t all = {.drop_ppm = 1000000};
+
+    world_init(&o);
+    hxb_rail_mem_set_faults(W.rb[0], &all);
+    plan_am(&W.a, 1500, 0);
+    send_all();
+    finish_am();
+    ck_assert_uint_gt(W.rb[1]->stats.tx_frames, 0);
+}
+END_TEST
 END_TEST
 
 /* ------------------------------------------------------------------ */
@@ -2135,6 +2156,7 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, test_am_fast_retransmit);
     tcase_add_test(tc, test_stale_epoch);
     tcase_add_test(tc, test_am_rail_blackhole_no_rto);
+    tcase_add_test(tc, test_ack_rail_oneway);
     tcase_add_loop_test(tc, test_sleeping_caller, 0, 2);
     tcase_add_test(tc, test_sleeping_lost_frame);
     suite_add_tcase(s, tc);
