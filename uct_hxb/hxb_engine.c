@@ -567,6 +567,7 @@ unsigned hxb_engine_progress(hxb_engine_t *e)
 
     e->now = hxb_now();
     e->pass++;
+    e->in_pass = 1;
     if (e->defer_head) {
         engine_run_deferred(e);
     }
@@ -612,6 +613,7 @@ unsigned hxb_engine_progress(hxb_engine_t *e)
         }
     }
     hxb_engine_flush_rails(e);
+    e->in_pass = 0;
     if (e->defer_head) {
         engine_run_deferred(e);      /* restarts seen in this pass */
     }

@@ -284,6 +284,7 @@ struct hxb_engine {
     hxb_engine_stats_t stats;
     hxb_defer_t       *defer_head, *defer_tail;
     int                deferring;      /* completions go to the defer list */
+    int                in_pass;        /* inside hxb_engine_progress          */
 };
 
 hxb_buf_t *hxb_pool_get(hxb_pool_t *pool);

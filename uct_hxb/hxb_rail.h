@@ -142,6 +142,8 @@ typedef struct hxb_mem_faults {
                         * frames and lane_us later than sent: a dual rail's
                         * UDP socket beside its raw ring */
     unsigned lane_us;
+    int      batch;    /* frames leave at the next flush, their data read
+                        * only then, as raw and UDP rails' batches do */
     double   rate;     /* bytes per second the link carries (0: no limit):
                         * a frame arrives when the ones before it have
                         * gone through, so what waits is a queue that delays */

@@ -25,11 +25,20 @@ typedef struct mem_queue {
     unsigned     head, tail;
 } mem_queue_t;
 
+#define MEM_BATCH   64
+#define MEM_IOV_MAX 4
+
 typedef struct hxb_rail_mem {
     hxb_rail_t           super;
     struct hxb_rail_mem *peer;
     mem_queue_t          in[HXB_RAIL_LANES]; /* frames for this rail to receive */
     mem_frame_t         *held;            /* reordering: frame held back     */
+    struct {                              /* batch (f.batch): sends to come  */
+        struct iovec     iov[MEM_IOV_MAX];
+        int              iovcnt;
+        hxb_raddr_t      dst;
+    }                    bq[MEM_BATCH];
+    int                  nbq;
     hxb_mem_faults_t     f;
     int                  down;
     double               stall_until;     /* deliver nothing before (s)  */
@@ -95,7 +104,7 @@ static int mem_lane(hxb_rail_t *r, const hxb_raddr_t *dst, size_t len)
     return m->f.lane_min && len >= m->f.lane_min;
 }
 
-static int mem_send(hxb_rail_t *r, const hxb_raddr_t *dst,
+static int mem_xmit(hxb_rail_t *r, const hxb_raddr_t *dst,
                     const struct iovec *iov, int iovcnt)
 {
     hxb_rail_mem_t *m = (hxb_rail_mem_t *)r;
@@ -168,11 +177,39 @@ static int mem_send(hxb_rail_t *r, const hxb_raddr_t *dst,
 static int mem_flush(hxb_rail_t *r)
 {
     hxb_rail_mem_t *m = (hxb_rail_mem_t *)r;
+    int k;
+
+    for (k = 0; k < m->nbq; k++) {
+        mem_xmit(r, &m->bq[k].dst, m->bq[k].iov, m->bq[k].iovcnt);
+    }
+    m->nbq = 0;
 
     if (m->held) {              /* never hold a frame across a flush forever */
         mem_enqueue(m->peer, m->held);
         m->held = NULL;
     }
+    return 0;
+}
+
+/* the caller's iovecs are kept, not copied, until the flush */
+static int mem_send(hxb_rail_t *r, const hxb_raddr_t *dst,
+                    const struct iovec *iov, int iovcnt)
+{
+    hxb_rail_mem_t *m = (hxb_rail_mem_t *)r;
+
+    if (!m->f.batch) {
+        return mem_xmit(r, dst, iov, iovcnt);
+    }
+    if (iovcnt > MEM_IOV_MAX) {
+        return -EINVAL;
+    }
+    if (m->nbq == MEM_BATCH) {
+        mem_flush(r);
+    }
+    memcpy(m->bq[m->nbq].iov, iov, iovcnt * sizeof(*iov));
+    m->bq[m->nbq].iovcnt = iovcnt;
+    m->bq[m->nbq].dst = *dst;
+    m->nbq++;
     return 0;
 }
 

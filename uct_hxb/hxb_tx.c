@@ -1250,11 +1250,20 @@ static void op_append(hxb_opq_t *q, hxb_op_t *op)
 /* An operation posted between progress passes goes out at once: time it
  * now, not at the last pass, which may be long past (an application that
  * computed, a caller that slept), or its round trip looks that much
- * longer to the RTO, to RACK and to the delay control. */
+ * longer to the RTO, to RACK and to the delay control; and hand it to the
+ * kernel now, not at the next pass: an MPI_Isend followed by computation
+ * must be on the wire meanwhile, and a frame left in a rail's batch while
+ * its timers run would be resent, or its peer failed, before it left.
+ * Inside a pass (a callback that answers) the pass's flush sends it. */
 static void tx_kick(hxb_peer_t *p)
 {
-    p->e->now = hxb_now();
+    hxb_engine_t *e = p->e;
+
+    e->now = hxb_now();
     hxb_tx_progress(p);
+    if (!e->in_pass) {
+        hxb_engine_flush_rails(e);
+    }
 }
 
 static void op_enqueue(hxb_peer_t *p, hxb_op_t *op)

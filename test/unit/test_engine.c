@@ -1197,6 +1197,42 @@ START_TEST(test_ack_rail_oneway)
 END_TEST
 END_TEST
 
+/* Raw and UDP rails batch frames until a flush. An AM posted between
+ * progress passes (MPI_Isend, then computation) used to wait in the batch
+ * for the next pass, which then ran its timers first: the frame, stamped
+ * when posted, looked a gap old, so it was resent at once, or the peer
+ * failed after a gap longer than the peer timeout, all before it left.
+ * It must leave when posted, and its ACK be waiting when A comes back. */
+START_TEST(test_post_leaves_at_once)
+{
+    opts_t o = {.nrails = 2, .csum = 1, .peer_timeout = 10.0};
+    unsigned long rto0;
+    int i;
+
+    o.faults.batch = 1;
+    world_init(&o);
+    plan_am(&W.a, 21, 0);
+    W.a.plan_n = 20;                    /* a warm-up: round trips known */
+    send_all();
+    PUMP_UNTIL(W.b.am_rcvd == 20 && hxb_peer_tx_idle(W.a.peer));
+    pump_n(100);
+    W.a.plan_n = 21;
+    rto0 = hxb_engine_stats(W.a.e)->rto_fired;
+    ck_assert_int_eq(send_next(&W.a), 1);
+    for (i = 0; i < 100; i++) {         /* only B runs: A computes */
+        hxb_engine_progress(W.b.e);
+    }
+    ck_assert_uint_eq(W.b.am_rcvd, 21);
+#ifdef HXB_VIRTUAL_CLOCK
+    hxb_virtual_now += 11.0;            /* longer than the peer timeout */
+#endif
+    hxb_engine_progress(W.a.e);         /* MPI_Wait */
+    ck_assert(hxb_peer_tx_idle(W.a.peer));
+    finish_am();
+    ck_assert_uint_eq(hxb_engine_stats(W.a.e)->rto_fired, rto0);
+}
+END_TEST
+
 /* ------------------------------------------------------------------ */
 /* (2) PUT and (3) GET of several MiB under faults                    */
 
@@ -2157,6 +2193,7 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, test_stale_epoch);
     tcase_add_test(tc, test_am_rail_blackhole_no_rto);
     tcase_add_test(tc, test_ack_rail_oneway);
+    tcase_add_test(tc, test_post_leaves_at_once);
     tcase_add_loop_test(tc, test_sleeping_caller, 0, 2);
     tcase_add_test(tc, test_sleeping_lost_frame);
     suite_add_tcase(s, tc);
