@@ -568,6 +568,14 @@ unsigned hxb_engine_progress(hxb_engine_t *e)
     e->now = hxb_now();
     e->pass++;
     e->in_pass = 1;
+    if (e->held_since) {
+        if (e->now - e->held_since > HXB_HELD_GAP) {
+            for (p = e->active; p; p = p->anext) {
+                hxb_tx_restamp(p, e->held_since);
+            }
+        }
+        e->held_since = 0;
+    }
     if (e->defer_head) {
         engine_run_deferred(e);
     }

@@ -20,6 +20,7 @@
 #define HXB_CC_WIN_MIN 8.0    /* frames: a delay cut stops there (losses go on) */
 #define HXB_CC_BETA 0.8       /* delay cut: share of the excess delay removed */
 #define HXB_CC_BASE_SPAN 10.0 /* s: a path's least round trip is renewed so often */
+#define HXB_HELD_GAP 100e-6  /* s: posts held longer are timed from the pass that sends them */
 #define HXB_ACK_AVOID 1.0     /* s: a rail our ACKs seemed lost on is left so long */
 
 /* The rail and path windows (frames in flight) follow one rule, TCP's:
@@ -285,6 +286,8 @@ struct hxb_engine {
     hxb_defer_t       *defer_head, *defer_tail;
     int                deferring;      /* completions go to the defer list */
     int                in_pass;        /* inside hxb_engine_progress          */
+    double             held_since;     /* posts outside a pass wait in the
+                                        * rails' batches since (0: none)     */
 };
 
 hxb_buf_t *hxb_pool_get(hxb_pool_t *pool);
@@ -313,6 +316,7 @@ void hxb_tx_send_unseq(hxb_peer_t *p, int rail, unsigned kind, const void *ext,
                        size_t ext_len);
 int  hxb_tx_pick_rail(hxb_peer_t *p, int avoid);
 void hxb_tx_flush_check(hxb_peer_t *p);
+void hxb_tx_restamp(hxb_peer_t *p, double since);
 
 /* hxb_rx.c */
 void hxb_rx_frame(hxb_peer_t *p, hxb_rail_t *rail, hxb_hdr_t *h, size_t size);
