@@ -22,13 +22,23 @@ echo "== hxb demo: nodes n0 and n1, 2 rails of 1 Gbit/s, dual rails (bulk frames
 run n0 "${E[@]}" "$BIN/hxb-ucp-test" -p 13337 -n 200 -t 120 >/tmp/hxbdemo.srv.$$ 2>&1 &
 srv=$!
 run n1 "${E[@]}" "$BIN/hxb-ucp-test" -c 198.18.0.1 -p 13337 -n 200 -t 120
-wait $srv; cat /tmp/hxbdemo.srv.$$; rm -f /tmp/hxbdemo.srv.$$
+rc=0; wait $srv || rc=$?
+cat /tmp/hxbdemo.srv.$$; rm -f /tmp/hxbdemo.srv.$$
+[ $rc = 0 ] || { echo "demo: hxb-ucp-test server failed" >&2; exit 1; }
 
 echo "== ucx_perftest tag_bw, 1 MiB messages, over hxb (theoretical: 2 x 125 MB/s = 250 MB/s)"
-run n0 "${E[@]}" ucx_perftest -t tag_bw -s 1048576 -n 300 >/dev/null 2>&1 &
+run n0 timeout 120 "${E[@]}" ucx_perftest -t tag_bw -s 1048576 -n 300 >/dev/null 2>&1 &
 srv=$!
-sleep 1
-run n1 "${E[@]}" ucx_perftest 198.18.0.1 -t tag_bw -s 1048576 -n 300 2>&1 |
-    awk '/Final:/ {mb = $7 * 1.048576; printf "tag_bw: %.1f MB/s (%.1f %% of 250 MB/s)\n", mb, mb / 250 * 100}'
-wait $srv
+# its client connects once: wait until the server listens (bounded)
+for _ in $(seq 100); do
+    run n0 ss -Hltn "sport = :13337" | grep -q . && break
+    sleep 0.1
+done
+out=$(run n1 timeout 120 "${E[@]}" ucx_perftest 198.18.0.1 -t tag_bw -s 1048576 -n 300 2>&1) ||
+    { echo "$out" >&2; echo "demo: ucx_perftest failed" >&2; exit 1; }
+wait $srv || { echo "demo: ucx_perftest server failed" >&2; exit 1; }
+echo "$out" | awk '/Final:/ {mb = $7 * 1.048576; ok = 1
+                            printf "tag_bw: %.1f MB/s (%.1f %% of 250 MB/s)\n", mb, mb / 250 * 100}
+                   END { exit !ok }' ||
+    { echo "$out" >&2; echo "demo: ucx_perftest printed no result" >&2; exit 1; }
 echo "== demo done"

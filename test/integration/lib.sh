@@ -115,3 +115,22 @@ relay_stat_pos() {
     done
     echo "${v:-0}"
 }
+# node_kill NODE SIGNAL COMM: signal the processes named COMM in NODE's
+# namespace (this test's testbed: all of them are ours). Fails if none.
+node_kill() {
+    local pid n=0
+    for pid in $(ip netns pids "$TNAME-$1"); do
+        [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = "$3" ] || continue
+        kill "-$2" "$pid" 2>/dev/null && n=$((n + 1))
+    done
+    [ $n -gt 0 ]
+}
+# wait_listen NODE PORT: a TCP socket listens on PORT in NODE within 10 s
+# (a server started in the background; its clients connect only once)
+wait_listen() {
+    for _ in $(seq 100); do
+        on "$1" ss -Hltn "sport = :$2" 2>/dev/null | grep -q . && return 0
+        sleep 0.1
+    done
+    fail "nothing listens on $1:$2 after 10 s"
+}

@@ -14,7 +14,7 @@ perf() {
     # shellcheck disable=SC2046
     on n0 timeout 60 $(hxb_env) ucx_perftest -p $port "$@" > "$LOG/$name.srv" 2>&1 &
     local srv=$!
-    sleep 0.5
+    wait_listen n0 $port
     # shellcheck disable=SC2046
     on n1 timeout 60 $(hxb_env) ucx_perftest 198.18.0.1 -p $port "$@" > "$LOG/$name.cli" 2>&1 ||
         fail "$name: $(grep -h -i error "$LOG/$name.cli" "$LOG/$name.srv" | head -2)"

@@ -12,7 +12,7 @@ srv=$!
 on n1 $(hxb_env UCX_HXB_PEER_TIMEOUT=2s UCX_KEEPALIVE_INTERVAL=500ms) "$HXB_BIN/hxb-ucp-test" -c 198.18.0.1 -p $port -n 100000 -t 100 > "$LOG/cli" 2>&1 &
 cli=$!
 sleep 2
-pkill -KILL -f "hxb-ucp-test -c 198.18.0.1 -p $port" || fail "client was not running"
+node_kill n1 KILL hxb-ucp-test || fail "client was not running"
 wait $cli 2>/dev/null || true
 set +e
 wait $srv

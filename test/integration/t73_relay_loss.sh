@@ -24,7 +24,7 @@ port=$((20000 + RANDOM % 20000))
 # shellcheck disable=SC2046
 on n0 timeout 60 $(hxb_env) ucx_perftest -p $port -t am_bw -x hxb -d hxb0 -D zcopy -s 60000 -n 2000 > "$LOG/uct.srv" 2>&1 &
 srv=$!
-sleep 0.5
+wait_listen n0 $port
 # shellcheck disable=SC2046
 on n11 timeout 60 $(hxb_env) ucx_perftest 198.18.0.1 -p $port -t am_bw -x hxb -d hxb0 -D zcopy -s 60000 -n 2000 \
     > "$LOG/uct.cli" 2>&1 || fail "uct am_bw: $(grep -h -i error "$LOG/uct.cli" "$LOG/uct.srv" | head -2)"

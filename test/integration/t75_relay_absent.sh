@@ -32,7 +32,8 @@ SRV=n0 CLI=n3 ucp_pair relayed -n 100 -m 65536 -t 60 -s 32
 mark() { on n3 sh -c 'cat "/run/hxb/relayd/netns-$(stat -L -c %i /proc/self/ns/net)"' 2>/dev/null; }
 pid=$(mark | awk '{print $1}')
 [ -n "$pid" ] && [ "$(mark | awk '{print $2}')" = n3 ] || fail "no relay mark for n3"
-kill -TERM "$pid"
+[ "$(cat "/proc/$pid/comm" 2>/dev/null)" = hxb-relayd ] || fail "n3's relay mark names pid $pid, not hxb-relayd"
+node_kill n3 TERM hxb-relayd || fail "no hxb-relayd runs on n3"
 for _ in $(seq 50); do [ -z "$(mark)" ] && break; sleep 0.1; done
 [ -z "$(mark)" ] || fail "hxb-relayd on n3 left its mark behind"
 no_relay after
