@@ -48,7 +48,8 @@ static mca_btl_hxb_uct_param_t mca_btl_hxb_uct_params[] = {
      "(UCX_HXB_ACK_DELAY)", NULL},
     {"peer_timeout", "PEER_TIMEOUT",
      "No acknowledgement progress for this long declares the peer failed and "
-     "aborts the job, e.g. 10s (UCX_HXB_PEER_TIMEOUT)", NULL},
+     "aborts the job, e.g. 10s (UCX_HXB_PEER_TIMEOUT); a rank that computes "
+     "without calling MPI says it is busy and is waited for", NULL},
     {"rail_inflight", "RAIL_INFLIGHT", "Frames in flight per rail (UCX_HXB_RAIL_INFLIGHT)", NULL},
     {"cc_target", "CC_TARGET",
      "Queueing delay a path may build before its window shrinks, e.g. 2ms; 0: windows "

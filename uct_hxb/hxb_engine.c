@@ -2,6 +2,7 @@
 #include "hxb_engine_int.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sched.h>
@@ -395,10 +396,12 @@ double hxb_engine_wake_at(const hxb_engine_t *e)
     }
     return t;
 }
-int hxb_engine_may_sleep(const hxb_engine_t *e, double *until)
+int hxb_engine_may_sleep(hxb_engine_t *e, double *until)
 {
     *until = hxb_engine_wake_at(e);
-    return !*until || *until > hxb_now();
+    /* asleep, the caller wakes on frames: not busy (idle tick) */
+    e->asleep = !*until || *until > hxb_now();
+    return e->asleep;
 }
 
 uint32_t hxb_peer_rail_mask(const hxb_peer_t *p) { return p->rail_mask; }
@@ -430,13 +433,27 @@ static uint32_t engine_rails_ready(hxb_engine_t *e)
     return ready;
 }
 
+/* learn (or refresh) where the peer is on this rail */
+static void engine_learn_addr(hxb_peer_t *p, hxb_rail_t *rail, const hxb_raddr_t *src)
+{
+    if (rail->ip && src->ip) {
+        p->addr[rail->index].ip = src->ip;
+        p->addr[rail->index].port = src->port;
+    }
+    if (src->mac[0] | src->mac[1] | src->mac[2] | src->mac[3] | src->mac[4] | src->mac[5]) {
+        memcpy(p->addr[rail->index].mac, src->mac, 6);   /* not by UDP */
+    }
+    p->rail_mask |= 1u << rail->index;
+}
+
 static void engine_rx_cb(void *arg, hxb_rail_t *rail, void *data, size_t size,
                          const hxb_raddr_t *src)
 {
     hxb_engine_t *e = arg;
     hxb_hdr_t *h = data;
     hxb_peer_t *p;
-    int why;
+    uint32_t ack;
+    int why, busy;
 
     why = hxb_frame_check(data, size, e->cfg.job_key);
     if (why != HXB_DROP_MAX) {
@@ -474,16 +491,41 @@ static void engine_rx_cb(void *arg, hxb_rail_t *rail, void *data, size_t size,
         peer_reset(p, h->src_epoch);
     }
     p->last_rx = e->now;
-    /* learn (or refresh) where the peer is on this rail */
-    if (rail->ip && src->ip) {
-        p->addr[rail->index].ip = src->ip;
-        p->addr[rail->index].port = src->port;
-    }
-    if (src->mac[0] | src->mac[1] | src->mac[2] | src->mac[3] | src->mac[4] | src->mac[5]) {
-        memcpy(p->addr[rail->index].mac, src->mac, 6);   /* not by UDP */
-    }
-    p->rail_mask |= 1u << rail->index;
+    engine_learn_addr(p, rail, src);
+    busy = (h->flags & HXB_F_BUSY) != 0;
+    ack = h->ack;
     hxb_rx_frame(p, rail, h, size);
+    hxb_tx_peer_busy(p, busy, ack);     /* after its ack is taken in */
+}
+
+/* The idle tick's look at a frame waiting in a rail (maybe its header
+ * only): a peer we do not know yet sends to us while our caller computes.
+ * We learn it, so that it hears we are busy instead of failing us; the
+ * frame itself waits for the next pass. A whole frame is checked as a
+ * received one; a header alone by its fields (a UDP rail's datagram passed
+ * the kernel's checksum). Known peers are left as they are. */
+static void engine_peek_cb(void *arg, hxb_rail_t *rail, void *data, size_t size,
+                           const hxb_raddr_t *src)
+{
+    hxb_engine_t *e = arg;
+    const hxb_hdr_t *h = data;
+    hxb_peer_t *p;
+
+    if (size < sizeof(*h) || h->version != HXB_VERSION ||
+        h->job_key != e->cfg.job_key || h->dst_node != e->cfg.node_id ||
+        h->dst_proc != e->cfg.proc_id || h->dst_epoch != e->cfg.epoch ||
+        h->hops == 0 || peer_lookup(e, h->src_node, h->src_proc)) {
+        return;
+    }
+    if (size >= sizeof(*h) + h->len &&
+        hxb_frame_check(data, size, e->cfg.job_key) != HXB_DROP_MAX) {
+        return;
+    }
+    p = peer_new(e, h->src_node, h->src_proc, h->src_epoch);
+    if (p) {
+        engine_learn_addr(p, rail, src);
+        e->stats.busy_learned++;
+    }
 }
 
 static void engine_check_links(hxb_engine_t *e)
@@ -565,7 +607,9 @@ unsigned hxb_engine_progress(hxb_engine_t *e)
     uint32_t ready = ~0u;
     int i, drained = 1;
 
-    e->now = hxb_now();
+    e->now = e->last_pass = hxb_now();
+    e->asleep = 0;
+    e->asleep_ready = 0;
     e->pass++;
     e->in_pass = 1;
     if (e->held_since) {
@@ -622,6 +666,7 @@ unsigned hxb_engine_progress(hxb_engine_t *e)
     }
     hxb_engine_flush_rails(e);
     e->in_pass = 0;
+    e->last_pass = hxb_now();   /* a long pass is no idle time either */
     if (e->defer_head) {
         engine_run_deferred(e);      /* restarts seen in this pass */
     }
@@ -633,4 +678,86 @@ unsigned hxb_engine_progress(hxb_engine_t *e)
         sched_yield();
     }
     return n;
+}
+
+static void engine_peek_none(void *arg, hxb_rail_t *rail, void *data, size_t size,
+                             const hxb_raddr_t *src)
+{
+}
+
+/* frames wait in a rail: one poll of the rails' descriptors (rails
+ * without one, in-memory rails, are asked by a peek) */
+static int engine_rails_waiting(hxb_engine_t *e)
+{
+    struct pollfd pfd[HXB_MAX_RAILS];
+    int n = 0, i;
+
+    for (i = 0; i < e->nrails; i++) {
+        hxb_rail_t *r = e->rails[i];
+        if (r->fd >= 0) {
+            pfd[n].fd = r->fd;
+            pfd[n++].events = POLLIN;
+        } else if (r->ops->peek && r->ops->peek(r, engine_peek_none, NULL, 1) > 0) {
+            return 1;
+        }
+    }
+    return n > 0 && poll(pfd, (nfds_t)n, 0) > 0;
+}
+
+/* The caller has not progressed for HXB_IDLE_AFTER (it computes): frames
+ * posted before leave now, and every peer hears that we are busy, once per
+ * quarter of a peer timeout, by an ACK of what we had received
+ * (HXB_F_BUSY): one that sends to us meanwhile would fail us after a peer
+ * timeout without progress (PROTOCOL.md 8.7). Peers are those we know and
+ * those whose frames wait in the rails (peeked, not taken). Nothing is
+ * received: what arrives waits in the kernel for the caller's next pass. */
+void hxb_engine_idle_tick(hxb_engine_t *e)
+{
+    double now = hxb_now();
+    hxb_peer_t *p;
+    unsigned h;
+    int i;
+
+    if (e->in_pass || now - e->last_pass < HXB_IDLE_AFTER) {
+        return;
+    }
+    e->now = now;
+    if (e->held_since) {
+        for (p = e->active; p; p = p->anext) {
+            hxb_tx_restamp(p, e->held_since);
+        }
+        e->held_since = 0;
+        hxb_engine_flush_rails(e);
+    }
+    /* Asleep on the event fd, frames wake the caller: not busy. Unless
+     * frames wait for two ticks in a row: then it is not asleep there
+     * (UCP arms unused ifaces and goes on, an application may wake on
+     * another fd and compute). */
+    if (e->asleep) {
+        if (!engine_rails_waiting(e)) {
+            e->asleep_ready = 0;
+            return;
+        }
+        if (++e->asleep_ready < 2) {
+            return;
+        }
+    }
+    e->idle = 1;
+    if (now - e->peek_at >= hxb_busy_period(e)) {
+        e->peek_at = now;
+        for (i = 0; i < e->nrails; i++) {
+            if (e->rails[i]->ops->peek) {
+                e->rails[i]->ops->peek(e->rails[i], engine_peek_cb, e, HXB_PEEK_MAX);
+            }
+        }
+    }
+    for (h = 0; h < HXB_PEER_HASH; h++) {
+        for (p = e->hash[h]; p; p = p->hnext) {
+            if (!p->failed && now - p->alive_sent >= hxb_busy_period(e)) {
+                p->alive_sent = now;
+                hxb_rx_send_busy(p);
+            }
+        }
+    }
+    e->idle = 0;
 }

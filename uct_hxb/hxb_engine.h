@@ -83,6 +83,9 @@ typedef struct hxb_engine_stats {
     uint64_t tx_frames, rx_frames, retransmits, rto_fired, fast_retx;
     uint64_t acks_sent, acks_rcvd, am_delivered, ooo_held, peers_failed;
     uint64_t peers_reset;     /* a peer restarted (new epoch)            */
+    uint64_t busy_sent;       /* idle ticks' ACKs saying we are busy (8.7) */
+    uint64_t busy_rcvd;       /* frames of peers saying they are busy    */
+    uint64_t busy_learned;    /* ... peers the idle tick found in the rails */
     uint64_t rack_retx;       /* lost frames found by time across rails  */
     uint64_t rail_failovers;
     uint64_t spurious;        /* duplicates the peer reported (late, not lost) */
@@ -109,6 +112,12 @@ const hxb_engine_cfg_t *hxb_engine_cfg(hxb_engine_t *e);
 /* receive, acknowledge, retransmit, send what is queued; returns how many
  * events happened (0 = idle) */
 unsigned hxb_engine_progress(hxb_engine_t *e);
+/* From a timer, in any thread, never at the same time as another engine
+ * call: if no progress pass ran for a while (the caller computes), send
+ * what posts left in the rails' batches and tell the peers that sent us
+ * something lately that we are alive but busy (HXB_F_BUSY), so that they
+ * wait for us instead of failing us. Calls back nothing. */
+void hxb_engine_idle_tick(hxb_engine_t *e);
 /* descriptors to poll() for blocking progress */
 int  hxb_engine_fds(hxb_engine_t *e, int *fds, int max);
 
@@ -163,6 +172,6 @@ double hxb_engine_wake_at(const hxb_engine_t *e);
 /* after a progress pass that found nothing: may the caller sleep (1), and
  * until when (*until: a wake time, 0 for "until a frame arrives")? 0: a
  * deadline is due, progress again */
-int hxb_engine_may_sleep(const hxb_engine_t *e, double *until);
+int hxb_engine_may_sleep(hxb_engine_t *e, double *until);
 
 #endif

@@ -21,6 +21,10 @@
 #define HXB_CC_BETA 0.8       /* delay cut: share of the excess delay removed */
 #define HXB_CC_BASE_SPAN 10.0 /* s: a path's least round trip is renewed so often */
 #define HXB_HELD_GAP 100e-6  /* s: posts held longer are timed from the pass that sends them */
+#define HXB_IDLE_AFTER 5e-3   /* s: no pass for so long: idle ticks act */
+#define HXB_PEEK_MAX 512      /* datagrams an idle tick looks at per rail
+                               * (a UDP peek walks the queue from its head) */
+#define HXB_BUSY_PERIOD 1.0   /* s: longest period of "busy" ACKs */
 #define HXB_ACK_AVOID 1.0     /* s: a rail our ACKs seemed lost on is left so long */
 
 /* The rail and path windows (frames in flight) follow one rule, TCP's:
@@ -142,6 +146,9 @@ struct hxb_peer {
     uint32_t       rail_mask;      /* local rails that reach the peer       */
     uint32_t       suspect_mask;   /* rails that lost frames, being probed  */
     double         suspect_since[HXB_MAX_RAILS];
+    double         busy_at;        /* its last frame saying it is busy      */
+    int            busy;           /* ... and no frame since said otherwise */
+    double         alive_sent;     /* our last idle tick's ACK to it        */
     /* ACKs are not acknowledged, so we never see them lost: they go on a
      * rail the peer's frames came in on since our last ACK (that path
      * works; on a relayed peer another may lead to a dead relay), and
@@ -286,6 +293,14 @@ struct hxb_engine {
     hxb_defer_t       *defer_head, *defer_tail;
     int                deferring;      /* completions go to the defer list */
     int                in_pass;        /* inside hxb_engine_progress          */
+    int                idle;           /* inside hxb_engine_idle_tick         */
+    double             last_pass;      /* when the last progress pass began   */
+    double             peek_at;        /* the idle tick's last look at rails  */
+    int                asleep;         /* the caller may sleep on the event fd
+                                        * (hxb_engine_may_sleep said so; until
+                                        * the next pass or post)              */
+    int                asleep_ready;   /* idle ticks that saw frames waiting
+                                        * while it was "asleep"              */
     double             held_since;     /* posts outside a pass wait in the
                                         * rails' batches since (0: none)     */
 };
@@ -320,7 +335,31 @@ void hxb_tx_restamp(hxb_peer_t *p, double since);
 
 /* hxb_rx.c */
 void hxb_rx_frame(hxb_peer_t *p, hxb_rail_t *rail, hxb_hdr_t *h, size_t size);
+/* the peer's last sign of life that counts against the peer timeout:
+ * progress of its acks, or a frame saying it is alive but busy (8.7) */
+static inline double hxb_peer_alive_at(const hxb_peer_t *p)
+{
+    return p->last_ack_progress > p->busy_at ? p->last_ack_progress : p->busy_at;
+}
+
+/* the peer's last frame said it is busy (not reading), not long ago: its
+ * silence is no sign of loss (8.7) */
+static inline int hxb_peer_busy(const hxb_peer_t *p, double now)
+{
+    return p->busy && now - p->busy_at < p->e->cfg.peer_timeout / 2;
+}
+
+/* how often an idle tick tells a peer we are busy: a quarter of our peer
+ * timeout, at most a second (a peer with a shorter timeout than ours
+ * waits for us half of its own) */
+static inline double hxb_busy_period(const hxb_engine_t *e)
+{
+    return e->cfg.peer_timeout / 4 < HXB_BUSY_PERIOD ? e->cfg.peer_timeout / 4
+                                                     : HXB_BUSY_PERIOD;
+}
 void hxb_rx_send_ack(hxb_peer_t *p);
+void hxb_rx_send_busy(hxb_peer_t *p);
+void hxb_tx_peer_busy(hxb_peer_t *p, int busy, uint32_t ack);
 void hxb_rx_reset(hxb_peer_t *p);
 
 #endif

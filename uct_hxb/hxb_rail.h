@@ -10,6 +10,7 @@
 #include <sys/uio.h>
 
 #define HXB_RAIL_BATCH 32
+#define HXB_RAIL_PEEK_LEN 64  /* bytes of a frame a UDP rail's peek shows */
 #define HXB_MAX_RAILS  16
 #define HXB_RAIL_LANES 2        /* ordered queues per rail (hxb_rail_ops_t.lane) */
 #define HXB_MAX_LANES  (HXB_MAX_RAILS * HXB_RAIL_LANES)
@@ -40,6 +41,11 @@ typedef struct hxb_rail_ops {
     void (*flush_many)(hxb_rail_t **rails, int n);
     /* deliver up to max received frames to cb; returns how many */
     int  (*recv)(hxb_rail_t *rail, hxb_rx_cb_t cb, void *arg, int max);
+    /* optional: show cb up to max frames waiting, oldest first, and leave
+     * them for recv; data may hold only the frame's start (size bytes, at
+     * least a header's if the frame has one). For the idle tick, which
+     * learns who sends to a process that is not reading (8.7). */
+    int  (*peek)(hxb_rail_t *rail, hxb_rx_cb_t cb, void *arg, int max);
     void (*close)(hxb_rail_t *rail);
     /* optional: a frame of len bytes to dst goes by a carrier with its own
      * checksum (dual rails: bulk frames by UDP), so hxb's may be left out */

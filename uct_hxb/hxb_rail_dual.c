@@ -143,6 +143,16 @@ static int dual_recv(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
     return n;
 }
 
+static int dual_peek(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
+{
+    hxb_rail_dual_t *d = (hxb_rail_dual_t *)r;
+    dual_rx_t x = {.cb = cb, .arg = arg, .rail = r};
+    int n;
+
+    n = d->raw->ops->peek(d->raw, dual_rx_cb, &x, max);
+    return n + d->udp->ops->peek(d->udp, dual_rx_cb, &x, max - n);
+}
+
 static void dual_close(hxb_rail_t *r)
 {
     hxb_rail_dual_t *d = (hxb_rail_dual_t *)r;
@@ -155,7 +165,8 @@ static void dual_close(hxb_rail_t *r)
 
 static const hxb_rail_ops_t dual_ops = {
     .send = dual_send, .flush = dual_flush, .flush_many = dual_flush_many,
-    .recv = dual_recv, .close = dual_close, .carrier_csum = dual_udp_path,
+    .recv = dual_recv, .peek = dual_peek, .close = dual_close,
+    .carrier_csum = dual_udp_path,
     .lane = dual_udp_path,
 };
 

@@ -246,6 +246,33 @@ static int mem_recv(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
     return n;
 }
 
+static int mem_peek(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
+{
+    hxb_rail_mem_t *m = (hxb_rail_mem_t *)r;
+    hxb_raddr_t src;
+    mem_frame_t *fr;
+    unsigned i;
+    int n = 0, lane;
+
+    if (m->down || (m->stall_until && hxb_now() < m->stall_until)) {
+        return 0;
+    }
+    memset(&src, 0, sizeof(src));
+    memcpy(src.mac, m->peer->super.mac, 6);
+    for (lane = 0; lane < HXB_RAIL_LANES; lane++) {
+        mem_queue_t *in = &m->in[lane];
+
+        for (i = in->head; n < max && i != in->tail; i++, n++) {
+            fr = in->q[i % MEM_QLEN];
+            if (fr->due > 0 && fr->due > hxb_now()) {
+                break;
+            }
+            cb(arg, r, fr->data, fr->len, &src);
+        }
+    }
+    return n;
+}
+
 static void mem_close(hxb_rail_t *r)
 {
     hxb_rail_mem_t *m = (hxb_rail_mem_t *)r;
@@ -264,7 +291,8 @@ static void mem_close(hxb_rail_t *r)
 }
 
 static const hxb_rail_ops_t mem_ops = {
-    .send = mem_send, .flush = mem_flush, .recv = mem_recv, .close = mem_close,
+    .send = mem_send, .flush = mem_flush, .recv = mem_recv, .peek = mem_peek,
+    .close = mem_close,
     .lane = mem_lane,
 };
 

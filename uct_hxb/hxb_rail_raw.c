@@ -182,6 +182,35 @@ static int raw_recv(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
     return n;
 }
 
+/* the ring is ours to read: frames the kernel handed over stay there
+ * until recv returns them */
+static int raw_peek(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
+{
+    hxb_rail_raw_t *w = (hxb_rail_raw_t *)r;
+    struct tpacket2_hdr *tp;
+    struct sockaddr_ll *sll;
+    hxb_raddr_t src;
+    unsigned slot = w->head;
+    int n = 0;
+
+    memset(&src, 0, sizeof(src));
+    while (n < max && n < (int)w->frame_nr) {
+        tp = raw_frame(w, slot);
+        if (!(__atomic_load_n(&tp->tp_status, __ATOMIC_ACQUIRE) & TP_STATUS_USER)) {
+            break;
+        }
+        if (tp->tp_snaplen == tp->tp_len) {
+            sll = (struct sockaddr_ll *)((uint8_t *)tp +
+                                         TPACKET_ALIGN(sizeof(struct tpacket2_hdr)));
+            memcpy(src.mac, sll->sll_addr, 6);
+            cb(arg, r, (uint8_t *)tp + tp->tp_mac, tp->tp_len, &src);
+        }
+        slot = (slot + 1) % w->frame_nr;
+        n++;
+    }
+    return n;
+}
+
 static void raw_close(hxb_rail_t *r)
 {
     hxb_rail_raw_t *w = (hxb_rail_raw_t *)r;
@@ -196,7 +225,7 @@ static void raw_close(hxb_rail_t *r)
 
 static const hxb_rail_ops_t raw_ops = {
     .send = raw_send, .flush = raw_flush, .flush_many = raw_flush_many,
-    .recv = raw_recv, .close = raw_close,
+    .recv = raw_recv, .peek = raw_peek, .close = raw_close,
 };
 
 /* Accept only frames whose dst_proc is ours. BPF loads are big-endian and

@@ -273,6 +273,43 @@ static int udp_recv(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
     return got;
 }
 
+/* Each datagram's first bytes, without taking it: with a peek offset set,
+ * MSG_PEEK | MSG_TRUNC moves it past the whole datagram (a coalesced train
+ * too), so the next peek sees the next one. The offset is switched off
+ * again after, since while set every read of the socket updates it. */
+static int udp_peek(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
+{
+    uint8_t buf[HXB_RAIL_PEEK_LEN];
+    struct sockaddr_in from;
+    struct iovec iov = {buf, sizeof(buf)};
+    struct msghdr m;
+    hxb_raddr_t src;
+    int on = 0, off = -1, n = 0;
+    ssize_t len;
+
+    if (setsockopt(r->fd, SOL_SOCKET, SO_PEEK_OFF, &on, sizeof(on)) < 0) {
+        return 0;
+    }
+    memset(&src, 0, sizeof(src));
+    while (n < max) {
+        memset(&m, 0, sizeof(m));
+        m.msg_name = &from;
+        m.msg_namelen = sizeof(from);
+        m.msg_iov = &iov;
+        m.msg_iovlen = 1;
+        len = recvmsg(r->fd, &m, MSG_PEEK | MSG_TRUNC | MSG_DONTWAIT);
+        if (len < 0) {
+            break;
+        }
+        src.ip = from.sin_addr.s_addr;
+        src.port = from.sin_port;
+        cb(arg, r, buf, (size_t)len < sizeof(buf) ? (size_t)len : sizeof(buf), &src);
+        n++;
+    }
+    setsockopt(r->fd, SOL_SOCKET, SO_PEEK_OFF, &off, sizeof(off));
+    return n;
+}
+
 void hxb_rail_udp_no_offload(hxb_rail_t *r)
 {
     hxb_rail_udp_t *u = (hxb_rail_udp_t *)r;
@@ -296,7 +333,8 @@ static void udp_close(hxb_rail_t *r)
 }
 
 static const hxb_rail_ops_t udp_ops = {
-    .send = udp_send, .flush = udp_flush, .recv = udp_recv, .close = udp_close,
+    .send = udp_send, .flush = udp_flush, .recv = udp_recv, .peek = udp_peek,
+    .close = udp_close,
 };
 
 int hxb_rail_udp_open(const char *ifname, uint16_t *port, hxb_rail_t **rail_p,

@@ -188,7 +188,7 @@ static void rx_unordered(hxb_peer_t *p, hxb_hdr_t *h)
     }
 }
 
-void hxb_rx_send_ack(hxb_peer_t *p)
+static void rx_ack(hxb_peer_t *p, int r)
 {
     struct {
         hxb_ack_ext_t ext;
@@ -221,11 +221,33 @@ void hxb_rx_send_ack(hxb_peer_t *p)
         a.ext.hold_us = us < 0 ? 0 : us >= HXB_HOLD_NONE ? HXB_HOLD_NONE - 1 : (uint32_t)us;
     }
     p->rx_dups = 0;
-    hxb_tx_send_unseq(p, -1, HXB_K_ACK, &a, sizeof(a.ext) + nbits / 8);
+    hxb_tx_send_unseq(p, r, HXB_K_ACK, &a, sizeof(a.ext) + nbits / 8);
     p->e->stats.acks_sent++;
     p->rx_unacked = 0;
     p->ack_now = 0;
     p->ack_drained = 0;
+}
+
+void hxb_rx_send_ack(hxb_peer_t *p)
+{
+    rx_ack(p, -1);
+}
+
+/* the idle tick's ACK (HXB_F_BUSY, from the engine's idle flag), on every
+ * rail that is up: the caller reads nothing meanwhile, so we would not
+ * learn that a rail's path to the peer is dead, and one ACK lost on it
+ * must not leave the peer without news for a whole period */
+void hxb_rx_send_busy(hxb_peer_t *p)
+{
+    hxb_engine_t *e = p->e;
+    int r;
+
+    for (r = 0; r < e->nrails; r++) {
+        if ((p->rail_mask & (1u << r)) && e->rails[r]->up) {
+            rx_ack(p, r);
+            e->stats.busy_sent++;
+        }
+    }
 }
 
 static void rx_mark(hxb_peer_t *p, const hxb_hdr_t *h)

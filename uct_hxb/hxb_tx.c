@@ -45,7 +45,7 @@ void hxb_tx_hdr(hxb_peer_t *p, hxb_hdr_t *h, unsigned kind, size_t len)
 
     h->version = HXB_VERSION;
     h->kind = (uint8_t)kind;
-    h->flags = 0;
+    h->flags = p->e->idle ? HXB_F_BUSY : 0;
     h->hops = HXB_HOPS_MAX;
     h->len = (uint16_t)len;
     h->rail = 0;
@@ -995,8 +995,8 @@ void hxb_tx_timers(hxb_peer_t *p)
     /* outstanding: frames not acked (sent or not: with every rail down
      * nothing leaves) or reads whose data has not all come */
     if ((p->tx_una != p->tx_next || p->gets_pending) &&
-        now - p->last_ack_progress > e->cfg.peer_timeout) {
-        peer_fail(p);
+        now - hxb_peer_alive_at(p) > e->cfg.peer_timeout) {
+        peer_fail(p);       /* silent: neither acks nor "busy" (8.7) */
         return;
     }
     if (p->rack_check_at && now >= p->rack_check_at) {
@@ -1009,7 +1009,11 @@ void hxb_tx_timers(hxb_peer_t *p)
      * ack of the resent one lets per-rail loss detection find the rest.
      * Only when the frame's rail has acknowledged nothing for two timeouts
      * is the rail suspect, and then everything in flight on it moves. */
-    if (now >= p->next_rto_check && p->tx_inflight) {
+    if (now >= p->next_rto_check && p->tx_inflight && hxb_peer_busy(p, now)) {
+        /* what it has not read waits in its host: resending, or suspecting
+         * rails, would only fill its queues (8.7) */
+        p->next_rto_check = p->busy_at + e->cfg.peer_timeout / 2;
+    } else if (now >= p->next_rto_check && p->tx_inflight) {
         hxb_txslot_t *old = NULL;
         uint32_t old_seq = 0;
 
@@ -1075,6 +1079,28 @@ void hxb_tx_timers(hxb_peer_t *p)
     }
 }
 
+/* A frame of the peer said whether it is busy (8.7): alive but not
+ * reading, so its silence is no loss. A busy frame acking less than we
+ * know it has (a late one) says nothing; any other frame ends the busy
+ * spell, and the RTO check put off meanwhile comes back. */
+void hxb_tx_peer_busy(hxb_peer_t *p, int busy, uint32_t ack)
+{
+    hxb_engine_t *e = p->e;
+
+    if (busy) {
+        e->stats.busy_rcvd++;
+        if (ack == p->tx_una) {
+            p->busy_at = e->now;
+            p->busy = 1;
+        }
+    } else if (p->busy) {
+        p->busy = 0;
+        if (p->next_rto_check > e->now + p->rto) {
+            p->next_rto_check = e->now + p->rto;
+        }
+    }
+}
+
 /* The deadlines hxb_tx_timers works to, for a caller that sleeps until a
  * frame arrives or the first of them: the peer timeout while anything is
  * outstanding, a loss RACK will declare, the next RTO check while frames
@@ -1090,7 +1116,7 @@ double hxb_tx_wake_at(const hxb_peer_t *p)
         return 0;
     }
     if (p->tx_una != p->tx_next || p->gets_pending) {
-        t = p->last_ack_progress + c->peer_timeout;
+        t = hxb_peer_alive_at(p) + c->peer_timeout;
     }
     t = hxb_wake_min(t, p->rack_check_at);
     if (p->tx_inflight) {
@@ -1260,6 +1286,7 @@ static void tx_kick(hxb_peer_t *p)
     hxb_engine_t *e = p->e;
 
     e->now = hxb_now();
+    e->asleep = 0;              /* a post: the caller is up (idle tick) */
     hxb_tx_progress(p);
     if (!e->in_pass && !e->held_since) {
         e->held_since = e->now;

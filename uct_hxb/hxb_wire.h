@@ -35,6 +35,8 @@ enum hxb_kind {
                                * the receiver need not ack it on its own    */
 #define HXB_F_AM_BUNDLE 0x40  /* AM: payload is several short AMs, each
                                * hxb_am_rec_t + data (with FIRST|LAST)       */
+#define HXB_F_BUSY      0x04  /* the sender's caller does not progress: it
+                               * lives but reads nothing until it does      */
 
 typedef struct __attribute__((packed)) hxb_hdr {
     uint8_t  version;     /* HXB_VERSION                                     */

@@ -11,6 +11,7 @@
 #include <ucs/datastruct/khash.h>
 #include <ucs/datastruct/list.h>
 #include <ucs/datastruct/queue.h>
+#include <ucs/type/spinlock.h>
 
 #define UCT_HXB_NAME     "hxb"
 #define UCT_HXB_DEV_NAME "hxb0"
@@ -108,6 +109,11 @@ typedef struct uct_hxb_iface {
     uint64_t               sleeps_timed; /* ... with a deadline armed (work
                                             outstanding, e.g. frames unacked) */
     int                    print_stats;
+    /* The worker's thread and the idle tick (UCX's async thread) take
+     * turns on the engine: every UCT entry point holds this lock; the
+     * tick only tries it, since a held lock means the worker is active */
+    ucs_recursive_spinlock_t lock;
+    int                    tick_id;      /* async timer (-1: none)      */
     ucs_list_link_t        eps;
     ucs_list_link_t        md_link;      /* in md->ifaces               */
 } uct_hxb_iface_t;
@@ -123,6 +129,20 @@ typedef struct uct_hxb_ep {
 } uct_hxb_ep_t;
 
 extern uct_component_t uct_hxb_component;
+
+static UCS_F_ALWAYS_INLINE void uct_hxb_enter(uct_hxb_iface_t *iface)
+{
+    ucs_recursive_spin_lock(&iface->lock);
+}
+
+static UCS_F_ALWAYS_INLINE void uct_hxb_leave(uct_hxb_iface_t *iface)
+{
+    ucs_recursive_spin_unlock(&iface->lock);
+}
+
+/* the idle tick (uct_hxb_tick.c) */
+ucs_status_t uct_hxb_tick_start(uct_hxb_iface_t *iface);
+void uct_hxb_tick_stop(uct_hxb_iface_t *iface);
 
 /* md */
 int  uct_hxb_md_check(uct_hxb_md_t *md, uint64_t addr, uint64_t rkey, size_t len);

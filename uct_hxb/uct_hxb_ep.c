@@ -64,8 +64,10 @@ static UCS_CLASS_INIT_FUNC(uct_hxb_ep_t, const uct_ep_params_t *params)
         ucs_error("hxb: no rail reaches node %u", dev->node);
         return UCS_ERR_UNREACHABLE;
     }
+    uct_hxb_enter(iface);
     self->peer = hxb_peer_get(iface->engine, dev->node, ntohs(ifa->proc),
                               ifa->epoch, addrs, mask);
+    uct_hxb_leave(iface);
     if (self->peer == NULL) {
         return UCS_ERR_NO_MEMORY;
     }
@@ -81,12 +83,17 @@ static UCS_CLASS_INIT_FUNC(uct_hxb_ep_t, const uct_ep_params_t *params)
 
 static UCS_CLASS_CLEANUP_FUNC(uct_hxb_ep_t)
 {
+    uct_hxb_iface_t *iface = ucs_derived_of(self->super.super.iface,
+                                            uct_hxb_iface_t);
+
     ucs_list_del(&self->list);
     /* as UCX's tcp: what is still outstanding completes with
      * UCS_ERR_CANCELED now, never later (other endpoints to the same peer
      * keep theirs) */
+    uct_hxb_enter(iface);
     hxb_peer_cancel(self->peer, self);
     hxb_peer_put_ref(self->peer);
+    uct_hxb_leave(iface);
 }
 
 UCS_CLASS_DEFINE(uct_hxb_ep_t, uct_base_ep_t);
@@ -113,7 +120,7 @@ static UCS_F_ALWAYS_INLINE int uct_hxb_ep_stale(const uct_hxb_ep_t *ep)
  * cancel them (several endpoints can share one engine peer) */
 #define UCT_HXB_EP_OWN(_ep) hxb_peer_set_owner((_ep)->peer, (_ep))
 
-ucs_status_t uct_hxb_ep_am_short(uct_ep_h tl_ep, uint8_t id, uint64_t header,
+static ucs_status_t uct_hxb_ep_am_short_nolock(uct_ep_h tl_ep, uint8_t id, uint64_t header,
                                  const void *payload, unsigned length)
 {
     uct_hxb_ep_t *ep    = ucs_derived_of(tl_ep, uct_hxb_ep_t);
@@ -125,7 +132,7 @@ ucs_status_t uct_hxb_ep_am_short(uct_ep_h tl_ep, uint8_t id, uint64_t header,
     return uct_hxb_status(hxb_am_send(ep->peer, id, iov, 2));
 }
 
-ucs_status_t uct_hxb_ep_am_short_iov(uct_ep_h tl_ep, uint8_t id,
+static ucs_status_t uct_hxb_ep_am_short_iov_nolock(uct_ep_h tl_ep, uint8_t id,
                                      const uct_iov_t *uiov, size_t iovcnt)
 {
     uct_hxb_ep_t *ep = ucs_derived_of(tl_ep, uct_hxb_ep_t);
@@ -143,7 +150,7 @@ ucs_status_t uct_hxb_ep_am_short_iov(uct_ep_h tl_ep, uint8_t id,
     return uct_hxb_status(hxb_am_send(ep->peer, id, iov, (int)n));
 }
 
-ssize_t uct_hxb_ep_am_bcopy(uct_ep_h tl_ep, uint8_t id, uct_pack_callback_t pack_cb,
+static ssize_t uct_hxb_ep_am_bcopy_nolock(uct_ep_h tl_ep, uint8_t id, uct_pack_callback_t pack_cb,
                             void *arg, unsigned flags)
 {
     uct_hxb_ep_t *ep = ucs_derived_of(tl_ep, uct_hxb_ep_t);
@@ -155,7 +162,7 @@ ssize_t uct_hxb_ep_am_bcopy(uct_ep_h tl_ep, uint8_t id, uct_pack_callback_t pack
     return (ret >= 0) ? ret : uct_hxb_status(ret);
 }
 
-ucs_status_t uct_hxb_ep_am_zcopy(uct_ep_h tl_ep, uint8_t id, const void *header,
+static ucs_status_t uct_hxb_ep_am_zcopy_nolock(uct_ep_h tl_ep, uint8_t id, const void *header,
                                  unsigned header_length, const uct_iov_t *iov,
                                  size_t iovcnt, unsigned flags,
                                  uct_completion_t *comp)
@@ -172,7 +179,7 @@ ucs_status_t uct_hxb_ep_am_zcopy(uct_ep_h tl_ep, uint8_t id, const void *header,
                                        len, comp));
 }
 
-ucs_status_t uct_hxb_ep_put_zcopy(uct_ep_h tl_ep, const uct_iov_t *iov,
+static ucs_status_t uct_hxb_ep_put_zcopy_nolock(uct_ep_h tl_ep, const uct_iov_t *iov,
                                   size_t iovcnt, uint64_t remote_addr,
                                   uct_rkey_t rkey, uct_completion_t *comp)
 {
@@ -186,7 +193,7 @@ ucs_status_t uct_hxb_ep_put_zcopy(uct_ep_h tl_ep, const uct_iov_t *iov,
                                   comp));
 }
 
-ucs_status_t uct_hxb_ep_get_zcopy(uct_ep_h tl_ep, const uct_iov_t *iov,
+static ucs_status_t uct_hxb_ep_get_zcopy_nolock(uct_ep_h tl_ep, const uct_iov_t *iov,
                                   size_t iovcnt, uint64_t remote_addr,
                                   uct_rkey_t rkey, uct_completion_t *comp)
 {
@@ -200,7 +207,7 @@ ucs_status_t uct_hxb_ep_get_zcopy(uct_ep_h tl_ep, const uct_iov_t *iov,
                                   comp));
 }
 
-ucs_status_t uct_hxb_ep_flush(uct_ep_h tl_ep, unsigned flags, uct_completion_t *comp)
+static ucs_status_t uct_hxb_ep_flush_nolock(uct_ep_h tl_ep, unsigned flags, uct_completion_t *comp)
 {
     uct_hxb_ep_t *ep = ucs_derived_of(tl_ep, uct_hxb_ep_t);
     int ret;
@@ -222,7 +229,7 @@ ucs_status_t uct_hxb_ep_flush(uct_ep_h tl_ep, unsigned flags, uct_completion_t *
     return uct_hxb_status(ret);
 }
 
-ucs_status_t uct_hxb_ep_fence(uct_ep_h tl_ep, unsigned flags)
+static ucs_status_t uct_hxb_ep_fence_nolock(uct_ep_h tl_ep, unsigned flags)
 {
     uct_hxb_ep_t *ep = ucs_derived_of(tl_ep, uct_hxb_ep_t);
 
@@ -230,7 +237,7 @@ ucs_status_t uct_hxb_ep_fence(uct_ep_h tl_ep, unsigned flags)
     return UCS_OK;
 }
 
-ucs_status_t uct_hxb_ep_check(uct_ep_h tl_ep, unsigned flags, uct_completion_t *comp)
+static ucs_status_t uct_hxb_ep_check_nolock(uct_ep_h tl_ep, unsigned flags, uct_completion_t *comp)
 {
     uct_hxb_ep_t *ep = ucs_derived_of(tl_ep, uct_hxb_ep_t);
 
@@ -245,6 +252,52 @@ ucs_status_t uct_hxb_ep_check(uct_ep_h tl_ep, unsigned flags, uct_completion_t *
     hxb_put(ep->peer, NULL, 0, 0, 0, NULL);
     return UCS_OK;
 }
+
+/* The operations above, as UCT calls them: under the iface lock, so that
+ * the idle tick never runs beside them (pending_add/purge touch only the
+ * endpoint's queue, which the tick leaves alone) */
+#define UCT_HXB_EP_LOCKED(_type, _op, _params, _args) \
+    _type uct_hxb_ep_##_op _params \
+    { \
+        uct_hxb_iface_t *iface = ucs_derived_of(tl_ep->iface, uct_hxb_iface_t); \
+        _type ret; \
+        \
+        uct_hxb_enter(iface); \
+        ret = uct_hxb_ep_##_op##_nolock _args; \
+        uct_hxb_leave(iface); \
+        return ret; \
+    }
+
+UCT_HXB_EP_LOCKED(ucs_status_t, am_short,
+                  (uct_ep_h tl_ep, uint8_t id, uint64_t header, const void *payload,
+                   unsigned length), (tl_ep, id, header, payload, length))
+UCT_HXB_EP_LOCKED(ucs_status_t, am_short_iov,
+                  (uct_ep_h tl_ep, uint8_t id, const uct_iov_t *iov, size_t iovcnt),
+                  (tl_ep, id, iov, iovcnt))
+UCT_HXB_EP_LOCKED(ssize_t, am_bcopy,
+                  (uct_ep_h tl_ep, uint8_t id, uct_pack_callback_t pack_cb, void *arg,
+                   unsigned flags), (tl_ep, id, pack_cb, arg, flags))
+UCT_HXB_EP_LOCKED(ucs_status_t, am_zcopy,
+                  (uct_ep_h tl_ep, uint8_t id, const void *header,
+                   unsigned header_length, const uct_iov_t *iov, size_t iovcnt,
+                   unsigned flags, uct_completion_t *comp),
+                  (tl_ep, id, header, header_length, iov, iovcnt, flags, comp))
+UCT_HXB_EP_LOCKED(ucs_status_t, put_zcopy,
+                  (uct_ep_h tl_ep, const uct_iov_t *iov, size_t iovcnt,
+                   uint64_t remote_addr, uct_rkey_t rkey, uct_completion_t *comp),
+                  (tl_ep, iov, iovcnt, remote_addr, rkey, comp))
+UCT_HXB_EP_LOCKED(ucs_status_t, get_zcopy,
+                  (uct_ep_h tl_ep, const uct_iov_t *iov, size_t iovcnt,
+                   uint64_t remote_addr, uct_rkey_t rkey, uct_completion_t *comp),
+                  (tl_ep, iov, iovcnt, remote_addr, rkey, comp))
+UCT_HXB_EP_LOCKED(ucs_status_t, flush,
+                  (uct_ep_h tl_ep, unsigned flags, uct_completion_t *comp),
+                  (tl_ep, flags, comp))
+UCT_HXB_EP_LOCKED(ucs_status_t, fence, (uct_ep_h tl_ep, unsigned flags),
+                  (tl_ep, flags))
+UCT_HXB_EP_LOCKED(ucs_status_t, check,
+                  (uct_ep_h tl_ep, unsigned flags, uct_completion_t *comp),
+                  (tl_ep, flags, comp))
 
 ucs_status_t uct_hxb_ep_pending_add(uct_ep_h tl_ep, uct_pending_req_t *req,
                                     unsigned flags)

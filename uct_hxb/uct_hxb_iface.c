@@ -83,7 +83,8 @@ static ucs_config_field_t uct_hxb_iface_config_table[] = {
      ucs_offsetof(uct_hxb_iface_config_t, ack_delay), UCS_CONFIG_TYPE_TIME},
 
     {"PEER_TIMEOUT", "10s",
-     "A peer that acknowledges nothing for this long is reported failed.",
+     "A peer that acknowledges nothing for this long is reported failed. A peer\n"
+     "that computes without calling UCX says so, and is waited for.",
      ucs_offsetof(uct_hxb_iface_config_t, peer_timeout), UCS_CONFIG_TYPE_TIME},
 
     {"RAIL_INFLIGHT", "32",
@@ -463,14 +464,17 @@ static int uct_hxb_iface_is_reachable(const uct_iface_h tl_iface,
 static unsigned uct_hxb_iface_progress(uct_iface_h tl_iface)
 {
     uct_hxb_iface_t *iface = ucs_derived_of(tl_iface, uct_hxb_iface_t);
-    unsigned count         = hxb_engine_progress(iface->engine);
     uct_hxb_ep_t *ep, *tmp;
+    unsigned count;
 
+    uct_hxb_enter(iface);
+    count = hxb_engine_progress(iface->engine);
     ucs_list_for_each_safe(ep, tmp, &iface->eps, list) {
         if (!ucs_queue_is_empty(&ep->pending)) {
             uct_hxb_ep_dispatch_pending(ep);
         }
     }
+    uct_hxb_leave(iface);
     return count;
 }
 
@@ -498,6 +502,7 @@ static ucs_status_t uct_hxb_iface_flush(uct_iface_h tl_iface, unsigned flags,
     if (comp != NULL) {
         return UCS_ERR_UNSUPPORTED;
     }
+    uct_hxb_enter(iface);
     ucs_list_for_each(ep, &iface->eps, list) {
         if (!ucs_queue_is_empty(&ep->pending) ||
             (hxb_flush(ep->peer, NULL) == HXB_INPROGRESS)) {
@@ -507,6 +512,7 @@ static ucs_status_t uct_hxb_iface_flush(uct_iface_h tl_iface, unsigned flags,
     if (status == UCS_INPROGRESS) {
         hxb_engine_progress(iface->engine);
     }
+    uct_hxb_leave(iface);
     return status;
 }
 
@@ -527,11 +533,15 @@ static ucs_status_t uct_hxb_iface_event_arm(uct_iface_h tl_iface, unsigned event
     uct_hxb_iface_t *iface = ucs_derived_of(tl_iface, uct_hxb_iface_t);
     struct itimerspec its  = {{0, 0}, {0, 0}};
     double at;
+    int sleep;
 
     if (uct_hxb_iface_progress(tl_iface)) {
         return UCS_ERR_BUSY;
     }
-    if (!hxb_engine_may_sleep(iface->engine, &at)) {
+    uct_hxb_enter(iface);
+    sleep = hxb_engine_may_sleep(iface->engine, &at);
+    uct_hxb_leave(iface);
+    if (!sleep) {
         return UCS_ERR_BUSY;
     }
     if (at) {
@@ -745,6 +755,8 @@ static UCS_CLASS_INIT_FUNC(uct_hxb_iface_t, uct_md_h md, uct_worker_h worker,
     self->epfd    = -1;
     self->timer_fd = -1;
     self->timer_at = 0;
+    self->tick_id  = -1;
+    ucs_recursive_spinlock_init(&self->lock, 0);
     ucs_list_head_init(&self->eps);
 
     if (config->topo[0] != '\0') {
@@ -914,6 +926,10 @@ static UCS_CLASS_INIT_FUNC(uct_hxb_iface_t, uct_md_h md, uct_worker_h worker,
               (self->mode == HXB_RAIL_RAW) ? "raw" :
               (self->mode == HXB_RAIL_DUAL) ? "dual" : "udp",
               hxb_engine_frag_size(self->engine));
+    status = uct_hxb_tick_start(self);
+    if (status != UCS_OK) {
+        goto err_engine;
+    }
     /* the md tells every engine when registered memory goes away */
     ucs_list_add_tail(&self->md->ifaces, &self->md_link);
     return UCS_OK;
@@ -946,12 +962,13 @@ static void uct_hxb_iface_print_stats(uct_hxb_iface_t *iface)
                  "hxb stats node %u proc %u: tx_frames=%lu rx_frames=%lu "
                  "retransmits=%lu fast_retx=%lu rack_retx=%lu rto=%lu acks_sent=%lu "
                  "acks_rcvd=%lu am_delivered=%lu ooo_held=%lu peers_failed=%lu "
-                 "peers_reset=%lu rail_failovers=%lu spurious=%lu am_bundled=%lu rail_cuts=%lu cwnd_cuts=%lu cwnd_undos=%lu cc_delay_cuts=%lu "
+                 "peers_reset=%lu busy_sent=%lu busy_rcvd=%lu busy_learned=%lu rail_failovers=%lu spurious=%lu am_bundled=%lu rail_cuts=%lu cwnd_cuts=%lu cwnd_undos=%lu cc_delay_cuts=%lu "
                  "resp_revoked=%lu invalidations=%lu sleeps=%lu sleeps_timed=%lu drops:",
                  iface->dev_addr.node, ntohs(iface->iface_addr.proc),
                  st->tx_frames, st->rx_frames, st->retransmits, st->fast_retx, st->rack_retx,
                  st->rto_fired, st->acks_sent, st->acks_rcvd, st->am_delivered,
                  st->ooo_held, st->peers_failed, st->peers_reset,
+                 st->busy_sent, st->busy_rcvd, st->busy_learned,
                  st->rail_failovers, st->spurious, st->am_bundled, st->rail_cuts,
                  st->cwnd_cuts, st->cwnd_undos, st->cc_delay_cuts, st->resp_revoked,
                  iface->md->invalidations, iface->sleeps, iface->sleeps_timed);
@@ -975,6 +992,7 @@ static void uct_hxb_iface_print_stats(uct_hxb_iface_t *iface)
 
 static UCS_CLASS_CLEANUP_FUNC(uct_hxb_iface_t)
 {
+    uct_hxb_tick_stop(self);    /* waits for a tick under way */
     if (self->print_stats) {
         uct_hxb_iface_print_stats(self);
     }
@@ -994,6 +1012,7 @@ static UCS_CLASS_CLEANUP_FUNC(uct_hxb_iface_t)
     if (self->have_topo) {
         hxb_topo_free(&self->topo);
     }
+    ucs_recursive_spinlock_destroy(&self->lock);
 }
 
 UCS_CLASS_DEFINE(uct_hxb_iface_t, uct_base_iface_t);

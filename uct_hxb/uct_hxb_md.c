@@ -97,7 +97,9 @@ static ucs_status_t uct_hxb_mem_dereg(uct_md_h tl_md,
         kh_del(uct_hxb_rkey, &md->regions, it);
     }
     ucs_list_for_each(iface, &md->ifaces, md_link) {
+        uct_hxb_enter(iface);
         hxb_engine_region_gone(iface->engine, memh->rkey);
+        uct_hxb_leave(iface);
     }
     ucs_free(memh);
     if (UCT_MD_MEM_DEREG_FIELD_VALUE(params, flags, FIELD_FLAGS, 0) &

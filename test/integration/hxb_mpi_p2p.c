@@ -9,7 +9,13 @@
  *
  *   hxb-mpi-p2p -s SECONDS
  * Stream mode, for failure tests: rank 0 sends 4 MiB messages to rank 1
- * for SECONDS, then both stop; prints "hxb_mpi_p2p: streaming" first. */
+ * for SECONDS, then both stop; prints "hxb_mpi_p2p: streaming" first.
+ *
+ *   hxb-mpi-p2p -c SECONDS
+ * Busy peers: each rank of a pair in turn computes for SECONDS without
+ * calling MPI, first while its peer sends to it and waits, then after
+ * posting sends of its own; every message verified. Run with a peer
+ * timeout below SECONDS: the computing rank lives and must not be failed. */
 #include <mpi.h>
 
 #include <stddef.h>
@@ -17,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static int rank, nprocs, peer;
@@ -371,9 +378,75 @@ static void stream(double seconds, uint8_t *buf)
     }
 }
 
+/* busy for SECONDS without calling MPI (not even MPI_Wtime) */
+static void compute(double seconds)
+{
+    struct timespec t0, t;
+    volatile double x = 0;
+
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    do {
+        for (int i = 0; i < 100000; i++) {
+            x += i;
+        }
+        clock_gettime(CLOCK_MONOTONIC, &t);
+    } while ((t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) * 1e-9 < seconds);
+}
+
+static void test_busy(double seconds)
+{
+    static const size_t sizes[] = {0, 8, 4096, 65536, 1u << 20, 4u << 20};
+    enum { N = sizeof(sizes) / sizeof(sizes[0]) };
+    MPI_Request req[N];
+    MPI_Status st[N];
+    uint8_t *buf[N];
+    int round, phase, i;
+
+    for (i = 0; i < N; i++) {
+        buf[i] = malloc(sizes[i] + 1);
+        if (!buf[i]) {
+            FAIL("busy: no memory");
+            return;
+        }
+    }
+    for (round = 0; round < 2; round++) {
+        int busy = (rank & 1) == round;    /* this rank computes this round */
+        for (phase = 0; phase < 2; phase++) {
+            /* phase 0: the busy rank receives late; 1: it sends early */
+            int sends = busy == phase;
+            unsigned seed = 7000 + round * 2 + phase;
+            if (busy && phase == 0) {
+                compute(seconds);
+            }
+            for (i = 0; i < N; i++) {
+                if (sends) {
+                    fill(buf[i], sizes[i], seed + i);
+                    MPI_Isend(buf[i], (int)sizes[i], MPI_BYTE, peer, 7000 + i,
+                              MPI_COMM_WORLD, &req[i]);
+                } else {
+                    memset(buf[i], 0, sizes[i]);
+                    MPI_Irecv(buf[i], (int)sizes[i], MPI_BYTE, peer, 7000 + i,
+                              MPI_COMM_WORLD, &req[i]);
+                }
+            }
+            if (busy && phase == 1) {
+                compute(seconds);
+            }
+            MPI_Waitall(N, req, st);
+            for (i = 0; i < N && !sends; i++) {
+                verify_status("busy", &st[i], MPI_BYTE, peer, 7000 + i, (int)sizes[i]);
+                verify("busy", buf[i], sizes[i], seed + i);
+            }
+        }
+    }
+    for (i = 0; i < N; i++) {
+        free(buf[i]);
+    }
+}
+
 int main(int argc, char **argv)
 {
-    double stream_seconds = 0;
+    double stream_seconds = 0, busy_seconds = 0;
     size_t max = 64u << 20;
     long total_checks, total_errors;
     uint8_t *sbuf, *rbuf;
@@ -382,11 +455,13 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
-    while ((c = getopt(argc, argv, "m:s:")) != -1) {
+    while ((c = getopt(argc, argv, "m:s:c:")) != -1) {
         if (c == 'm') {
             max = strtoull(optarg, NULL, 0);
         } else if (c == 's') {
             stream_seconds = atof(optarg);
+        } else if (c == 'c') {
+            busy_seconds = atof(optarg);
         }
     }
     if (nprocs % 2) {
@@ -409,6 +484,10 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return 0;
     }
+    if (busy_seconds > 0) {
+        test_busy(busy_seconds);
+        goto verdict;
+    }
     test_sizes(max, sbuf, rbuf);
     test_bidir(max < (8u << 20) ? max : (8u << 20), sbuf, rbuf);
     test_any_source(sbuf, rbuf);
@@ -417,6 +496,7 @@ int main(int argc, char **argv)
     test_many_ordered();
     test_datatypes();
 
+verdict:
     MPI_Allreduce(&checks, &total_checks, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
     MPI_Allreduce(&errors, &total_errors, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0) {

@@ -286,6 +286,7 @@ typedef struct opts {
     double           cc_target;   /* 0: default; < 0: none (loss-based only) */
     int              csum;
     size_t           region_len;  /* each side's registered region */
+    int              b_unknown;   /* B makes no peer for A: learns it */
 } opts_t;
 
 static void side_region(side_t *s, size_t len, uint64_t rkey)
@@ -385,9 +386,11 @@ static void world_init(const opts_t *o)
     memset(addrs, 0, sizeof(addrs));
     mask = (1u << o->nrails) - 1;
     W.a.peer = hxb_peer_get(W.a.e, NODE_B, PROC_B, EPOCH_B, addrs, mask);
-    W.b.peer = hxb_peer_get(W.b.e, NODE_A, PROC_A, EPOCH_A, addrs, mask);
+    if (!o->b_unknown) {
+        W.b.peer = hxb_peer_get(W.b.e, NODE_A, PROC_A, EPOCH_A, addrs, mask);
+        ck_assert_ptr_nonnull(W.b.peer);
+    }
     ck_assert_ptr_nonnull(W.a.peer);
-    ck_assert_ptr_nonnull(W.b.peer);
     ck_assert_uint_eq(hxb_peer_rail_mask(W.a.peer), mask);
     if (o->region_len) {
         side_region(&W.a, o->region_len, RKEY_A);
@@ -1230,6 +1233,105 @@ START_TEST(test_post_gap_not_resent)
     hxb_engine_progress(W.a.e);         /* MPI_Wait */
     finish_am();
     ck_assert_uint_eq(hxb_engine_stats(W.a.e)->rto_fired, rto0);
+}
+END_TEST
+
+/* B computes for three peer timeouts while A sends to it: only B's idle
+ * tick runs (a timer thread in the UCT glue). A must wait for B, not fail
+ * it, and everything arrives once B progresses again. The posts B made
+ * before computing leave on a tick, not at B's next pass. */
+static void busy_b_for(double secs)
+{
+    double t;
+
+    for (t = 0; t < secs; t += 0.01) {
+        send_next(&W.a);
+        hxb_engine_progress(W.a.e);
+        hxb_engine_idle_tick(W.b.e);
+#ifdef HXB_VIRTUAL_CLOCK
+        hxb_virtual_now += 0.01;
+#else
+        usleep(10000);
+#endif
+    }
+}
+
+START_TEST(test_busy_peer_waited_for)
+{
+    opts_t o = {.nrails = 2, .csum = 1, .peer_timeout = 0.2};
+    unsigned long a_rcvd;
+
+    o.faults.batch = 1;
+    world_init(&o);
+    plan_am(&W.a, 300, 0);
+    plan_am(&W.b, 1, 0);
+    W.a.plan_n = 100;
+    W.b.plan_n = 0;
+    send_all();
+    PUMP_UNTIL(W.b.am_rcvd == 100 && hxb_peer_tx_idle(W.a.peer));
+    W.a.plan_n = 300;
+    W.b.plan_n = 1;
+    a_rcvd = W.a.am_rcvd;
+    ck_assert_int_eq(send_next(&W.b), 1);   /* B posts, then computes */
+    busy_b_for(0.6);
+    ck_assert_uint_eq(W.a.am_rcvd, a_rcvd + 1);
+    ck_assert_int_eq(W.a.peer_failed_calls, 0);
+    ck_assert(!hxb_peer_failed(W.a.peer));
+    ck_assert_uint_eq(W.b.am_rcvd, 100);     /* B read nothing meanwhile */
+    send_all();
+    finish_am();
+}
+END_TEST
+
+/* B arms its event fd (UCP does so for ifaces it does not use, and goes
+ * on) but does not sleep on it: it computes. Frames wait in its rails for
+ * two idle ticks, so it is not asleep, and A hears it is busy. */
+START_TEST(test_busy_armed_not_asleep)
+{
+    opts_t o = {.nrails = 2, .csum = 1, .peer_timeout = 0.2};
+    double at;
+
+    o.faults.batch = 1;
+    world_init(&o);
+    plan_am(&W.a, 50, 0);
+    W.b.plan_n = 0;
+    hxb_engine_progress(W.b.e);
+    ck_assert(hxb_engine_may_sleep(W.b.e, &at));
+    busy_b_for(0.6);
+    ck_assert_int_eq(W.a.peer_failed_calls, 0);
+    ck_assert(!hxb_peer_failed(W.a.peer));
+    ck_assert_uint_ge(hxb_engine_stats(W.a.e)->busy_rcvd, 2);
+    ck_assert_uint_eq(W.b.am_rcvd, 0);
+    send_all();
+    finish_am();
+}
+END_TEST
+
+/* The same when B has never heard of A: its idle tick finds A's frames
+ * waiting in the rails (peek, not taken) and tells A it is busy. A waits
+ * without resending (B's silence is no loss) and everything arrives once
+ * B progresses. */
+START_TEST(test_busy_unknown_sender)
+{
+    opts_t o = {.nrails = 2, .csum = 1, .peer_timeout = 0.2, .b_unknown = 1};
+    hxb_raddr_t addrs[HXB_MAX_RAILS];
+
+    o.faults.batch = 1;
+    world_init(&o);
+    plan_am(&W.a, 50, 0);
+    W.b.plan_n = 0;
+    busy_b_for(0.6);
+    ck_assert_int_eq(W.a.peer_failed_calls, 0);
+    ck_assert(!hxb_peer_failed(W.a.peer));
+    ck_assert_uint_eq(hxb_engine_stats(W.b.e)->busy_learned, 1);
+    ck_assert_uint_ge(hxb_engine_stats(W.a.e)->busy_rcvd, 2);
+    ck_assert_uint_eq(hxb_engine_stats(W.a.e)->retransmits, 0);
+    ck_assert_uint_eq(W.b.am_rcvd, 0);
+    memset(addrs, 0, sizeof(addrs));
+    W.b.peer = hxb_peer_get(W.b.e, NODE_A, PROC_A, EPOCH_A, addrs, 3);
+    ck_assert_ptr_nonnull(W.b.peer);
+    send_all();
+    finish_am();
 }
 END_TEST
 
@@ -2194,6 +2296,9 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, test_am_rail_blackhole_no_rto);
     tcase_add_test(tc, test_ack_rail_oneway);
     tcase_add_test(tc, test_post_gap_not_resent);
+    tcase_add_test(tc, test_busy_peer_waited_for);
+    tcase_add_test(tc, test_busy_unknown_sender);
+    tcase_add_test(tc, test_busy_armed_not_asleep);
     tcase_add_loop_test(tc, test_sleeping_caller, 0, 2);
     tcase_add_test(tc, test_sleeping_lost_frame);
     suite_add_tcase(s, tc);

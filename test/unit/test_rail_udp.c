@@ -228,6 +228,63 @@ START_TEST(test_refused_datagram_alone)
 }
 END_TEST
 
+/* peek (the idle tick's look at who sends) shows each waiting datagram's
+ * start and its sender, takes nothing, and leaves recv as it was: every
+ * frame still arrives, once and whole */
+static int peeks;
+static uint8_t peek_first[64];
+static size_t peek_len;
+static hxb_raddr_t peek_src;
+
+static void on_peek(void *arg, hxb_rail_t *rail, void *data, size_t len,
+                    const hxb_raddr_t *src)
+{
+    (void)arg;
+    (void)rail;
+    if (peeks++ == 0) {
+        peek_len = len;
+        memcpy(peek_first, data, len < sizeof(peek_first) ? len : sizeof(peek_first));
+        peek_src = *src;
+    }
+}
+
+START_TEST(test_peek_leaves_frames)
+{
+    hxb_rail_t *a = open_lo(), *b = open_lo();
+    hxb_raddr_t to_b = addr_of(b);
+    static uint8_t buf[3][1000];
+    struct pollfd pfd = {.fd = b->fd, .events = POLLIN};
+    got_t g = {0};
+    size_t i;
+    int k, round;
+
+    ck_assert_int_eq(b->ops->peek(b, on_peek, NULL, 16), 0);
+    for (k = 0; k < 3; k++) {
+        send_frame(a, &to_b, k, 1000, buf[k]);
+        a->ops->flush(a);
+    }
+    ck_assert_int_eq(poll(&pfd, 1, 2000), 1);
+    for (round = 0; round < 2; round++) {       /* a second look sees the same */
+        peeks = 0;
+        ck_assert_int_ge(b->ops->peek(b, on_peek, NULL, 16), 1);
+        ck_assert_int_eq(peek_len, HXB_RAIL_PEEK_LEN);
+        for (i = 0; i < peek_len; i++) {
+            ck_assert_uint_eq(peek_first[i], pat(0, i));
+        }
+        ck_assert_uint_eq(peek_src.port, a->port);
+    }
+    recv_all(b, &g, 3, 64);
+    ck_assert_int_eq(g.n, 3);
+    ck_assert_int_eq(g.bad, 0);
+    for (k = 0; k < 3; k++) {
+        ck_assert_uint_eq(g.len[k], 1000);
+    }
+    ck_assert_int_eq(b->ops->peek(b, on_peek, NULL, 16), 0);
+    a->ops->close(a);
+    b->ops->close(b);
+}
+END_TEST
+
 static Suite *udp_suite(void)
 {
     Suite *s = suite_create("rail_udp");
@@ -239,6 +296,7 @@ static Suite *udp_suite(void)
     tcase_add_test(tc, test_no_offload);
     tcase_add_test(tc, test_recv_drained);
     tcase_add_test(tc, test_refused_datagram_alone);
+    tcase_add_test(tc, test_peek_leaves_frames);
     suite_add_tcase(s, tc);
     return s;
 }
