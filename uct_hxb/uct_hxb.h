@@ -13,6 +13,8 @@
 #include <ucs/datastruct/queue.h>
 #include <ucs/type/spinlock.h>
 
+#include <pthread.h>
+
 #define UCT_HXB_NAME     "hxb"
 #define UCT_HXB_DEV_NAME "hxb0"
 
@@ -109,11 +111,12 @@ typedef struct uct_hxb_iface {
     uint64_t               sleeps_timed; /* ... with a deadline armed (work
                                             outstanding, e.g. frames unacked) */
     int                    print_stats;
-    /* The worker's thread and the idle tick (UCX's async thread) take
+    /* The worker's thread and the idle tick (a thread of ours) take
      * turns on the engine: every UCT entry point holds this lock; the
      * tick only tries it, since a held lock means the worker is active */
     ucs_recursive_spinlock_t lock;
-    int                    tick_id;      /* async timer (-1: none)      */
+    pthread_t              tick_thread;
+    int                    tick_fd;      /* eventfd: stop (-1: no tick) */
     ucs_list_link_t        eps;
     ucs_list_link_t        md_link;      /* in md->ifaces               */
 } uct_hxb_iface_t;

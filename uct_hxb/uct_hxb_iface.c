@@ -755,7 +755,7 @@ static UCS_CLASS_INIT_FUNC(uct_hxb_iface_t, uct_md_h md, uct_worker_h worker,
     self->epfd    = -1;
     self->timer_fd = -1;
     self->timer_at = 0;
-    self->tick_id  = -1;
+    self->tick_fd  = -1;
     ucs_recursive_spinlock_init(&self->lock, 0);
     ucs_list_head_init(&self->eps);
 
