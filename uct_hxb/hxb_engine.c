@@ -575,6 +575,43 @@ static void engine_rail_backoff(hxb_engine_t *e)
     }
 }
 
+/* How long a frame queued on rail r now waits in this host before it
+ * leaves: its interface's queue holds our earlier frames (a NIC slower
+ * than the host, or a rate limit). An ACK that waits there waits for us,
+ * not on the path: it goes into the ACK's hold (PROTOCOL.md 8.4), or the
+ * peer's delay-based window counts our own data's queue, both ways at
+ * once on one rail. The queue drains at the wire's rate, measured here
+ * (bytes handed to the rail less the queue's growth, while it never
+ * emptied): the interface's speed says nothing of a rate limit. */
+double hxb_engine_rail_wait(hxb_engine_t *e, int r)
+{
+    hxb_rail_t *rail = e->rails[r];
+    long q = rail->ops->backlog ? rail->ops->backlog(rail) : -1;
+    double dt = e->now - e->bl_at[r], rate;
+
+    if (q <= 0) {
+        e->bl_q[r] = 0;
+        e->bl_at[r] = e->now;
+        e->bl_tx[r] = rail->stats.tx_bytes;
+        return 0;
+    }
+    if (dt >= HXB_DRAIN_SPAN) {
+        if (e->bl_q[r] > 0) {
+            rate = ((double)(rail->stats.tx_bytes - e->bl_tx[r]) -
+                    (double)(q - e->bl_q[r])) / dt;
+            if (rate > 0) {
+                e->bl_drain[r] = e->bl_drain[r] > 0 ? 0.75 * e->bl_drain[r] + 0.25 * rate
+                                                    : rate;
+            }
+        }
+        e->bl_q[r] = q;
+        e->bl_at[r] = e->now;
+        e->bl_tx[r] = rail->stats.tx_bytes;
+    }
+    rate = e->bl_drain[r] > 0 ? e->bl_drain[r] : rail->speed;
+    return q / rate;
+}
+
 /* a frame sent on rail r was acked: additive increase, one frame per window */
 void hxb_engine_rail_acked(hxb_engine_t *e, int r)
 {

@@ -25,6 +25,7 @@
 #define HXB_PEEK_MAX 512      /* datagrams an idle tick looks at per rail
                                * (a UDP peek walks the queue from its head) */
 #define HXB_BUSY_PERIOD 1.0   /* s: longest period of "busy" ACKs */
+#define HXB_DRAIN_SPAN 200e-6 /* s: least span of a drain-rate sample */
 #define HXB_ACK_AVOID 1.0     /* s: a rail our ACKs seemed lost on is left so long */
 
 /* The rail and path windows (frames in flight) follow one rule, TCP's:
@@ -274,6 +275,11 @@ struct hxb_engine {
      * when the rail's own queue refuses a frame (hxb_engine_rail_backoff),
      * grown by one frame per window of acked frames. */
     double             rail_cap[HXB_MAX_RAILS];
+    /* each rail's interface queue, for the wait our ACKs have in it
+     * (hxb_engine_rail_wait): last sample and the measured drain rate */
+    double             bl_at[HXB_MAX_RAILS], bl_drain[HXB_MAX_RAILS];
+    long               bl_q[HXB_MAX_RAILS];
+    uint64_t           bl_tx[HXB_MAX_RAILS];
     uint64_t           rail_acks[HXB_MAX_RAILS];    /* frames acked so far */
     uint64_t           rail_cut_at[HXB_MAX_RAILS];  /* no new cut before rail_acks */
     uint64_t           rail_again[HXB_MAX_RAILS];   /* refusals seen so far */
@@ -358,6 +364,8 @@ static inline double hxb_busy_period(const hxb_engine_t *e)
                                                      : HXB_BUSY_PERIOD;
 }
 void hxb_rx_send_ack(hxb_peer_t *p);
+double hxb_engine_rail_wait(hxb_engine_t *e, int r);
+int hxb_tx_ctl_rail(hxb_peer_t *p);
 void hxb_rx_send_busy(hxb_peer_t *p);
 void hxb_tx_peer_busy(hxb_peer_t *p, int busy, uint32_t ack);
 void hxb_rx_reset(hxb_peer_t *p);

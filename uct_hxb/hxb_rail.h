@@ -46,6 +46,9 @@ typedef struct hxb_rail_ops {
      * least a header's if the frame has one). For the idle tick, which
      * learns who sends to a process that is not reading (8.7). */
     int  (*peek)(hxb_rail_t *rail, hxb_rx_cb_t cb, void *arg, int max);
+    /* optional: bytes of ours this host still holds for the wire on the
+     * rail's interface (socket, qdisc, driver), -1 if unknown */
+    long (*backlog)(hxb_rail_t *rail);
     void (*close)(hxb_rail_t *rail);
     /* optional: a frame of len bytes to dst goes by a carrier with its own
      * checksum (dual rails: bulk frames by UDP), so hxb's may be left out */
@@ -153,6 +156,8 @@ typedef struct hxb_mem_faults {
     double   rate;     /* bytes per second the link carries (0: no limit):
                         * a frame arrives when the ones before it have
                         * gone through, so what waits is a queue that delays */
+    int      no_backlog; /* the rail does not tell its queue (backlog op,
+                        * as a raw rail), though it has one (rate) */
     uint64_t seed;
 } hxb_mem_faults_t;
 

@@ -153,6 +153,14 @@ static int dual_peek(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
     return n + d->udp->ops->peek(d->udp, dual_rx_cb, &x, max - n);
 }
 
+/* bulk goes by UDP: its socket holds what our ACKs queue behind */
+static long dual_backlog(hxb_rail_t *r)
+{
+    hxb_rail_dual_t *d = (hxb_rail_dual_t *)r;
+
+    return d->udp->ops->backlog(d->udp);
+}
+
 static void dual_close(hxb_rail_t *r)
 {
     hxb_rail_dual_t *d = (hxb_rail_dual_t *)r;
@@ -165,7 +173,7 @@ static void dual_close(hxb_rail_t *r)
 
 static const hxb_rail_ops_t dual_ops = {
     .send = dual_send, .flush = dual_flush, .flush_many = dual_flush_many,
-    .recv = dual_recv, .peek = dual_peek, .close = dual_close,
+    .recv = dual_recv, .peek = dual_peek, .backlog = dual_backlog, .close = dual_close,
     .carrier_csum = dual_udp_path,
     .lane = dual_udp_path,
 };

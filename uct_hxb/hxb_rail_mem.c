@@ -273,6 +273,18 @@ static int mem_peek(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
     return n;
 }
 
+/* a rate-limited link's queue of our frames, in bytes */
+static long mem_backlog(hxb_rail_t *r)
+{
+    hxb_rail_mem_t *m = (hxb_rail_mem_t *)r;
+    double q = m->peer->busy_until - hxb_now();
+
+    if (m->f.rate <= 0 || m->f.no_backlog) {
+        return -1;
+    }
+    return q > 0 ? (long)(q * m->f.rate) : 0;
+}
+
 static void mem_close(hxb_rail_t *r)
 {
     hxb_rail_mem_t *m = (hxb_rail_mem_t *)r;
@@ -292,6 +304,7 @@ static void mem_close(hxb_rail_t *r)
 
 static const hxb_rail_ops_t mem_ops = {
     .send = mem_send, .flush = mem_flush, .recv = mem_recv, .peek = mem_peek,
+    .backlog = mem_backlog,
     .close = mem_close,
     .lane = mem_lane,
 };

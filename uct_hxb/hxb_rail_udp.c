@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <netinet/udp.h>
+#include <linux/sockios.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -310,6 +311,15 @@ static int udp_peek(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
     return n;
 }
 
+/* the socket's skbs not yet sent by the interface (a rate-limited qdisc
+ * holds them): counted in their allocation size, a few % above the data */
+static long udp_backlog(hxb_rail_t *r)
+{
+    int q;
+
+    return ioctl(r->fd, SIOCOUTQ, &q) < 0 ? -1 : q;
+}
+
 void hxb_rail_udp_no_offload(hxb_rail_t *r)
 {
     hxb_rail_udp_t *u = (hxb_rail_udp_t *)r;
@@ -334,7 +344,7 @@ static void udp_close(hxb_rail_t *r)
 
 static const hxb_rail_ops_t udp_ops = {
     .send = udp_send, .flush = udp_flush, .recv = udp_recv, .peek = udp_peek,
-    .close = udp_close,
+    .backlog = udp_backlog, .close = udp_close,
 };
 
 int hxb_rail_udp_open(const char *ifname, uint16_t *port, hxb_rail_t **rail_p,

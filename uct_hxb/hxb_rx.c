@@ -216,8 +216,13 @@ static void rx_ack(hxb_peer_t *p, int r)
     a.ext.dups = p->rx_dups;
     a.ext.hold_seq = p->rx_hold_seq;
     a.ext.hold_us = HXB_HOLD_NONE;
+    if (r < 0) {
+        r = hxb_tx_ctl_rail(p);     /* -1: none up, nothing is sent */
+    }
     if (p->rx_hold_at > 0) {
-        double us = (p->e->now - p->rx_hold_at) * 1e6;
+        /* here since the frame arrived, and until the ACK leaves */
+        double us = (p->e->now - p->rx_hold_at +
+                     (r >= 0 ? hxb_engine_rail_wait(p->e, r) : 0)) * 1e6;
         a.ext.hold_us = us < 0 ? 0 : us >= HXB_HOLD_NONE ? HXB_HOLD_NONE - 1 : (uint32_t)us;
     }
     p->rx_dups = 0;

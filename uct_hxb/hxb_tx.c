@@ -1215,6 +1215,11 @@ static int tx_ctl_rail(hxb_peer_t *p)
     return pick;
 }
 
+int hxb_tx_ctl_rail(hxb_peer_t *p)
+{
+    return tx_ctl_rail(p);
+}
+
 void hxb_tx_send_unseq(hxb_peer_t *p, int r, unsigned kind, const void *ext,
                        size_t ext_len)
 {
