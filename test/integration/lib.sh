@@ -64,6 +64,22 @@ ompi_comp_path() {
     echo "$p"
 }
 
+# tb_mpirun SECS NAME MPIRUN-ARGS...: mpirun inside node n0 (it starts the
+# other nodes' daemons through hxb-rsh), one rank per node first, its
+# control traffic on the management network, bounded by SECS; output in
+# $LOG/NAME; fails the test with the first error lines if mpirun does.
+tb_mpirun() {
+    local secs=$1 name=$2; shift 2
+    on n0 env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+        OMPI_MCA_btl_hxb_verbose="${HXB_BTL_VERBOSE:-0}" \
+        timeout "$secs" mpirun --mca plm_rsh_agent "$top/contrib/testbed/hxb-rsh" \
+        --hostfile "/run/hxb/$TNAME/hostfile" --map-by node --bind-to none \
+        --mca mpi_yield_when_idle 1 \
+        --mca oob_tcp_if_include mgmt --mca btl_tcp_if_include mgmt \
+        -x UCX_WARN_UNUSED_ENV_VARS=n "$@" > "$LOG/$name" 2>&1 ||
+        fail "$name: mpirun failed: $(grep -h -m2 -E 'FAIL|rror|timeout' "$LOG/$name")"
+}
+
 # stat LOGFILE COUNTER: the counter from the hxb stats line of that process
 stat() { grep -o " $2=[0-9]*" "$1" | head -1 | cut -d= -f2; }
 # tb_drops: frames the testbed's injected loss has dropped so far (nft counters)

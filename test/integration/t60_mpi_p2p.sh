@@ -19,17 +19,9 @@ tb_up --grid 2 --rails 2
 # stops scanning at a missing one, e.g. ~/.openmpi/components), plus the
 # BTL in the build tree
 COMP_PATH=$(ompi_comp_path)
-# mpirun runs inside node n0 and starts n1's daemon through hxb-rsh
 mpi() {
     local name=$1; shift
-    on n0 env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-        OMPI_MCA_btl_hxb_verbose=${HXB_BTL_VERBOSE:-0} \
-        timeout 300 mpirun --mca plm_rsh_agent "$top/contrib/testbed/hxb-rsh" \
-        --hostfile "/run/hxb/$TNAME/hostfile" --map-by node --bind-to none \
-        --mca mpi_yield_when_idle 1 \
-        --mca oob_tcp_if_include mgmt --mca btl_tcp_if_include mgmt \
-        -x UCX_WARN_UNUSED_ENV_VARS=n "$@" > "$LOG/$name" 2>&1 ||
-        fail "$name: mpirun failed: $(grep -h -m2 -E 'FAIL|rror' "$LOG/$name")"
+    tb_mpirun 300 "$name" "$@"
     grep -q "hxb_mpi_p2p: ok" "$LOG/$name" || fail "$name: no verdict"
     # the transport's counters prove hxb carried the messages
     local n

@@ -53,15 +53,8 @@ COMP_PATH=$(ompi_comp_path)
 
 mpi() {
     local name=$1; shift
-    on n0 env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-        timeout 400 mpirun --mca plm_rsh_agent "$top/contrib/testbed/hxb-rsh" \
-        --hostfile "/run/hxb/$TNAME/hostfile" --map-by node --bind-to none \
-        --mca mpi_yield_when_idle 1 \
-        --mca oob_tcp_if_include mgmt --mca btl_tcp_if_include mgmt \
-        --mca mca_base_component_path "$COMP_PATH$top/.libs" \
-        --mca coll_hxb_print_stats 1 --mca coll_hxb_verbose "${HXB_COLL_VERBOSE:-0}" \
-        -x UCX_WARN_UNUSED_ENV_VARS=n "$@" > "$LOG/$name" 2>&1 ||
-        fail "$name: mpirun failed: $(grep -h -m2 -E 'FAIL|rror' "$LOG/$name")"
+    tb_mpirun 400 "$name" --mca mca_base_component_path "$COMP_PATH$top/.libs" \
+        --mca coll_hxb_print_stats 1 --mca coll_hxb_verbose "${HXB_COLL_VERBOSE:-0}" "$@"
     grep -q "hxb_mpi_coll: ok" "$LOG/$name" || fail "$name: no verdict"
     note "$name: $(grep -h 'hxb_mpi_coll: ok' "$LOG/$name" | sed 's/hxb_mpi_coll: ok: //')"
 }

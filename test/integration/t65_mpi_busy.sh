@@ -18,13 +18,7 @@ BUSY=3
 
 mpi() {
     local name=$1; shift
-    on n0 env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-        timeout 120 mpirun --mca plm_rsh_agent "$top/contrib/testbed/hxb-rsh" \
-        --hostfile "/run/hxb/$TNAME/hostfile" --map-by node --bind-to none \
-        --mca mpi_yield_when_idle 1 \
-        --mca oob_tcp_if_include mgmt --mca btl_tcp_if_include mgmt \
-        -x UCX_WARN_UNUSED_ENV_VARS=n "$@" > "$LOG/$name" 2>&1 ||
-        fail "$name: mpirun failed: $(grep -h -m2 -E 'FAIL|rror|timeout' "$LOG/$name")"
+    tb_mpirun 120 "$name" "$@"
     grep -q "hxb_mpi_p2p: ok" "$LOG/$name" || fail "$name: no verdict"
     local failed=0 sent=0 rcvd=0 v
     for v in $(grep -o ' peers_failed=[0-9]*' "$LOG/$name" | cut -d= -f2); do failed=$((failed + v)); done
