@@ -581,14 +581,22 @@ static void engine_rail_backoff(hxb_engine_t *e)
  * not on the path: it goes into the ACK's hold (PROTOCOL.md 8.4), or the
  * peer's delay-based window counts our own data's queue, both ways at
  * once on one rail. The queue drains at the wire's rate, measured here
- * (bytes handed to the rail less the queue's growth, while it never
- * emptied): the interface's speed says nothing of a rate limit. */
+ * (bytes handed to the rail less the queue's growth, between two samples
+ * where no more drained than the first found queued: a FIFO that never
+ * emptied meanwhile); the interface's speed says nothing of a rate limit.
+ * The caller bounds the result (an fq qdisc serves a small frame at
+ * once, and the socket counts its buffers' sizes, not bytes). */
 double hxb_engine_rail_wait(hxb_engine_t *e, int r)
 {
     hxb_rail_t *rail = e->rails[r];
-    long q = rail->ops->backlog ? rail->ops->backlog(rail) : -1;
-    double dt = e->now - e->bl_at[r], rate;
+    double dt = e->now - e->bl_at[r], rate, drained;
+    long q;
 
+    if (!rail->ops->backlog ||
+        (e->bl_q[r] == 0 && rail->stats.tx_bytes == e->bl_tx[r])) {
+        return 0;           /* nothing sent since the queue was empty */
+    }
+    q = rail->ops->backlog(rail);
     if (q <= 0) {
         e->bl_q[r] = 0;
         e->bl_at[r] = e->now;
@@ -596,13 +604,11 @@ double hxb_engine_rail_wait(hxb_engine_t *e, int r)
         return 0;
     }
     if (dt >= HXB_DRAIN_SPAN) {
-        if (e->bl_q[r] > 0) {
-            rate = ((double)(rail->stats.tx_bytes - e->bl_tx[r]) -
-                    (double)(q - e->bl_q[r])) / dt;
-            if (rate > 0) {
-                e->bl_drain[r] = e->bl_drain[r] > 0 ? 0.75 * e->bl_drain[r] + 0.25 * rate
-                                                    : rate;
-            }
+        drained = (double)(rail->stats.tx_bytes - e->bl_tx[r]) - (double)(q - e->bl_q[r]);
+        if (drained > 0 && drained <= e->bl_q[r]) {
+            rate = drained / dt;
+            e->bl_drain[r] = e->bl_drain[r] > 0 ? 0.75 * e->bl_drain[r] + 0.25 * rate
+                                                : rate;
         }
         e->bl_q[r] = q;
         e->bl_at[r] = e->now;

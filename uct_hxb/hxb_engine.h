@@ -93,6 +93,7 @@ typedef struct hxb_engine_stats {
     uint64_t rail_cuts;       /* rail windows halved after local refusals */
     uint64_t cwnd_cuts;       /* path windows halved after congestion losses */
     uint64_t cc_delay_cuts;   /* path windows shrunk for queueing delay   */
+    uint64_t cc_delay_samples;/* round trips the delay control weighed    */
     uint64_t cwnd_undos;      /* cuts undone: the losses were late frames */
     uint64_t resp_revoked;    /* GET_RESP frames refused: region went away */
 } hxb_engine_stats_t;

@@ -220,9 +220,17 @@ static void rx_ack(hxb_peer_t *p, int r)
         r = hxb_tx_ctl_rail(p);     /* -1: none up, nothing is sent */
     }
     if (p->rx_hold_at > 0) {
-        /* here since the frame arrived, and until the ACK leaves */
-        double us = (p->e->now - p->rx_hold_at +
-                     (r >= 0 ? hxb_engine_rail_wait(p->e, r) : 0)) * 1e6;
+        /* here since the frame arrived, and until the ACK leaves: at most
+         * what our own frames to the peer on that rail take for a whole
+         * round trip, as they wait in the same queue (an overestimate
+         * would hide queues on the path from the peer's window) */
+        double wait = r >= 0 ? hxb_engine_rail_wait(p->e, r) : 0;
+        double us;
+
+        if (r >= 0 && wait > p->rail_srtt[r]) {
+            wait = p->rail_srtt[r];
+        }
+        us = (p->e->now - p->rx_hold_at + wait) * 1e6;
         a.ext.hold_us = us < 0 ? 0 : us >= HXB_HOLD_NONE ? HXB_HOLD_NONE - 1 : (uint32_t)us;
     }
     p->rx_dups = 0;

@@ -562,6 +562,7 @@ static void tx_cc_delay(hxb_peer_t *p, int r, double sent_at, double rtt)
     if (target <= 0 || sent_at < p->cc_dcut[r]) {
         return;
     }
+    e->stats.cc_delay_samples++;
     if (e->now >= p->cc_base_renew) {
         memcpy(p->cc_base, p->cc_base_next, sizeof(p->cc_base));
         memset(p->cc_base_next, 0, sizeof(p->cc_base_next));
