@@ -446,6 +446,18 @@ static void engine_learn_addr(hxb_peer_t *p, hxb_rail_t *rail, const hxb_raddr_t
     p->rail_mask |= 1u << rail->index;
 }
 
+/* a valid frame not for us (relaying frames of other nodes is the
+ * router's job, issue 3), or out of hops: the drop reason, else
+ * HXB_DROP_MAX */
+static int engine_dst_check(const hxb_engine_t *e, const hxb_hdr_t *h)
+{
+    if (h->dst_node != e->cfg.node_id || h->dst_proc != e->cfg.proc_id ||
+        h->dst_epoch != e->cfg.epoch) {
+        return HXB_DROP_DST;
+    }
+    return h->hops == 0 ? HXB_DROP_HOPS : HXB_DROP_MAX;
+}
+
 static void engine_rx_cb(void *arg, hxb_rail_t *rail, void *data, size_t size,
                          const hxb_raddr_t *src)
 {
@@ -456,18 +468,11 @@ static void engine_rx_cb(void *arg, hxb_rail_t *rail, void *data, size_t size,
     int why, busy;
 
     why = hxb_frame_check(data, size, e->cfg.job_key);
+    if (why == HXB_DROP_MAX) {
+        why = engine_dst_check(e, h);
+    }
     if (why != HXB_DROP_MAX) {
         e->stats.drops[why]++;
-        return;
-    }
-    if (h->dst_node != e->cfg.node_id || h->dst_proc != e->cfg.proc_id ||
-        h->dst_epoch != e->cfg.epoch) {
-        /* relaying frames of other nodes is the router's job (issue 3) */
-        e->stats.drops[HXB_DROP_DST]++;
-        return;
-    }
-    if (h->hops == 0) {
-        e->stats.drops[HXB_DROP_HOPS]++;
         return;
     }
     e->stats.rx_frames++;
@@ -512,9 +517,8 @@ static void engine_peek_cb(void *arg, hxb_rail_t *rail, void *data, size_t size,
     hxb_peer_t *p;
 
     if (size < sizeof(*h) || h->version != HXB_VERSION ||
-        h->job_key != e->cfg.job_key || h->dst_node != e->cfg.node_id ||
-        h->dst_proc != e->cfg.proc_id || h->dst_epoch != e->cfg.epoch ||
-        h->hops == 0 || peer_lookup(e, h->src_node, h->src_proc)) {
+        h->job_key != e->cfg.job_key || engine_dst_check(e, h) != HXB_DROP_MAX ||
+        peer_lookup(e, h->src_node, h->src_proc)) {
         return;
     }
     if (size >= sizeof(*h) + h->len &&

@@ -317,30 +317,8 @@ void hxb_engine_defer(hxb_engine_t *e, void *comp, int status, hxb_peer_t *peer)
 void hxb_peer_activate(hxb_peer_t *p);
 void hxb_engine_flush_rails(hxb_engine_t *e);
 void hxb_engine_rail_acked(hxb_engine_t *e, int r);
+double hxb_engine_rail_wait(hxb_engine_t *e, int r);
 
-/* hxb_tx.c */
-void hxb_tx_hdr(hxb_peer_t *p, hxb_hdr_t *h, unsigned kind, size_t len);
-void hxb_tx_progress(hxb_peer_t *p);
-void hxb_tx_spurious(hxb_peer_t *p, unsigned n);
-/* hold_at: when an ACK frame would have arrived had the peer answered the
- * frame hold_seq at once (0: a piggybacked ack, or the peer received nothing
- * yet): the path's round trip for the delay control */
-void hxb_tx_ack_rcvd(hxb_peer_t *p, uint32_t cum, const void *bits,
-                     unsigned nbits, uint32_t hold_seq, double hold_at);
-void hxb_tx_timers(hxb_peer_t *p);
-/* when hxb_tx_timers next has work if no frame arrives (0: never) */
-double hxb_tx_wake_at(const hxb_peer_t *p);
-void hxb_tx_fail_all(hxb_peer_t *p, int status);
-void hxb_tx_err_rcvd(hxb_peer_t *p, uint32_t seq, uint32_t status);
-int  hxb_tx_get_resp(hxb_peer_t *p, const hxb_get_req_ext_t *req);
-void hxb_tx_send_unseq(hxb_peer_t *p, int rail, unsigned kind, const void *ext,
-                       size_t ext_len);
-int  hxb_tx_pick_rail(hxb_peer_t *p, int avoid);
-void hxb_tx_flush_check(hxb_peer_t *p);
-void hxb_tx_restamp(hxb_peer_t *p, double since);
-
-/* hxb_rx.c */
-void hxb_rx_frame(hxb_peer_t *p, hxb_rail_t *rail, hxb_hdr_t *h, size_t size);
 /* the peer's last sign of life that counts against the peer timeout:
  * progress of its acks, or a frame saying it is alive but busy (8.7) */
 static inline double hxb_peer_alive_at(const hxb_peer_t *p)
@@ -363,11 +341,35 @@ static inline double hxb_busy_period(const hxb_engine_t *e)
     return e->cfg.peer_timeout / 4 < HXB_BUSY_PERIOD ? e->cfg.peer_timeout / 4
                                                      : HXB_BUSY_PERIOD;
 }
-void hxb_rx_send_ack(hxb_peer_t *p);
-double hxb_engine_rail_wait(hxb_engine_t *e, int r);
-int hxb_tx_ctl_rail(hxb_peer_t *p);
-void hxb_rx_send_busy(hxb_peer_t *p);
+
+/* hxb_tx.c */
+void hxb_tx_hdr(hxb_peer_t *p, hxb_hdr_t *h, unsigned kind, size_t len);
+void hxb_tx_progress(hxb_peer_t *p);
+void hxb_tx_spurious(hxb_peer_t *p, unsigned n);
+/* hold_at: when an ACK frame would have arrived had the peer answered the
+ * frame hold_seq at once (0: a piggybacked ack, or the peer received nothing
+ * yet): the path's round trip for the delay control */
+void hxb_tx_ack_rcvd(hxb_peer_t *p, uint32_t cum, const void *bits,
+                     unsigned nbits, uint32_t hold_seq, double hold_at);
+void hxb_tx_timers(hxb_peer_t *p);
+/* when hxb_tx_timers next has work if no frame arrives (0: never) */
+double hxb_tx_wake_at(const hxb_peer_t *p);
+void hxb_tx_fail_all(hxb_peer_t *p, int status);
+void hxb_tx_err_rcvd(hxb_peer_t *p, uint32_t seq, uint32_t status);
+int  hxb_tx_get_resp(hxb_peer_t *p, const hxb_get_req_ext_t *req);
+void hxb_tx_send_unseq(hxb_peer_t *p, int rail, unsigned kind, const void *ext,
+                       size_t ext_len);
+int  hxb_tx_pick_rail(hxb_peer_t *p, int avoid);
+void hxb_tx_flush_check(hxb_peer_t *p);
+void hxb_tx_restamp(hxb_peer_t *p, double since);
+/* the rail a control frame (ACK, PING) to the peer takes, -1: none up */
+int  hxb_tx_ctl_rail(hxb_peer_t *p);
 void hxb_tx_peer_busy(hxb_peer_t *p, int busy, uint32_t ack);
+
+/* hxb_rx.c */
+void hxb_rx_frame(hxb_peer_t *p, hxb_rail_t *rail, hxb_hdr_t *h, size_t size);
+void hxb_rx_send_ack(hxb_peer_t *p);
+void hxb_rx_send_busy(hxb_peer_t *p);
 void hxb_rx_reset(hxb_peer_t *p);
 
 #endif

@@ -83,6 +83,12 @@ static void mem_enqueue(hxb_rail_mem_t *dst, mem_frame_t *fr)
     in->q[in->tail++ % MEM_QLEN] = fr;
 }
 
+/* a rate-limited link's frame still on the wire */
+static int mem_on_wire(const mem_frame_t *fr)
+{
+    return fr->due > 0 && fr->due > hxb_now();
+}
+
 /* the frame at the front of a lane if it has arrived (a FIFO: when it
  * is still on the wire, so is the rest), else NULL */
 static mem_frame_t *mem_front(const mem_queue_t *in)
@@ -93,7 +99,7 @@ static mem_frame_t *mem_front(const mem_queue_t *in)
         return NULL;
     }
     fr = in->q[in->head % MEM_QLEN];
-    return fr->due > 0 && fr->due > hxb_now() ? NULL : fr;
+    return mem_on_wire(fr) ? NULL : fr;
 }
 
 static int mem_lane(hxb_rail_t *r, const hxb_raddr_t *dst, size_t len)
@@ -264,8 +270,8 @@ static int mem_peek(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
 
         for (i = in->head; n < max && i != in->tail; i++, n++) {
             fr = in->q[i % MEM_QLEN];
-            if (fr->due > 0 && fr->due > hxb_now()) {
-                break;
+            if (mem_on_wire(fr)) {
+                break;      /* and the rest of the lane */
             }
             cb(arg, r, fr->data, fr->len, &src);
         }

@@ -145,21 +145,39 @@ static int raw_send(hxb_rail_t *r, const hxb_raddr_t *dst,
     return 0;
 }
 
+/* the ring slot's frame if the kernel has handed it to us, else NULL */
+static struct tpacket2_hdr *raw_ready(hxb_rail_raw_t *w, unsigned slot)
+{
+    struct tpacket2_hdr *tp = raw_frame(w, slot);
+
+    return __atomic_load_n(&tp->tp_status, __ATOMIC_ACQUIRE) & TP_STATUS_USER ? tp : NULL;
+}
+
+/* a ready slot's frame, its sender's MAC in src; NULL if truncated */
+static void *raw_data(struct tpacket2_hdr *tp, hxb_raddr_t *src)
+{
+    const struct sockaddr_ll *sll;
+
+    if (tp->tp_snaplen != tp->tp_len) {
+        return NULL;
+    }
+    sll = (const struct sockaddr_ll *)((uint8_t *)tp +
+                                       TPACKET_ALIGN(sizeof(struct tpacket2_hdr)));
+    memcpy(src->mac, sll->sll_addr, 6);
+    return (uint8_t *)tp + tp->tp_mac;
+}
+
 static int raw_recv(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
 {
     hxb_rail_raw_t *w = (hxb_rail_raw_t *)r;
     struct tpacket2_hdr *tp;
-    struct sockaddr_ll *sll;
     hxb_raddr_t src;
     double off = 0;
+    void *data;
     int n = 0;
 
     memset(&src, 0, sizeof(src));
-    while (n < max) {
-        tp = raw_frame(w, w->head);
-        if (!(__atomic_load_n(&tp->tp_status, __ATOMIC_ACQUIRE) & TP_STATUS_USER)) {
-            break;
-        }
+    while (n < max && (tp = raw_ready(w, w->head))) {
         if (n == 0) {
             off = hxb_clock_real_offset();
         }
@@ -167,13 +185,10 @@ static int raw_recv(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
         if (tp->tp_status & TP_STATUS_LOSING) {
             r->stats.rx_ring_drops++;
         }
-        if (tp->tp_snaplen == tp->tp_len) {   /* else truncated: drop */
-            sll = (struct sockaddr_ll *)((uint8_t *)tp +
-                                         TPACKET_ALIGN(sizeof(struct tpacket2_hdr)));
-            memcpy(src.mac, sll->sll_addr, 6);
+        if ((data = raw_data(tp, &src))) {   /* else truncated: drop */
             r->stats.rx_frames++;
             r->stats.rx_bytes += tp->tp_len;
-            cb(arg, r, (uint8_t *)tp + tp->tp_mac, tp->tp_len, &src);
+            cb(arg, r, data, tp->tp_len, &src);
         }
         __atomic_store_n(&tp->tp_status, TP_STATUS_KERNEL, __ATOMIC_RELEASE);
         w->head = (w->head + 1) % w->frame_nr;
@@ -188,22 +203,15 @@ static int raw_peek(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
 {
     hxb_rail_raw_t *w = (hxb_rail_raw_t *)r;
     struct tpacket2_hdr *tp;
-    struct sockaddr_ll *sll;
     hxb_raddr_t src;
     unsigned slot = w->head;
+    void *data;
     int n = 0;
 
     memset(&src, 0, sizeof(src));
-    while (n < max && n < (int)w->frame_nr) {
-        tp = raw_frame(w, slot);
-        if (!(__atomic_load_n(&tp->tp_status, __ATOMIC_ACQUIRE) & TP_STATUS_USER)) {
-            break;
-        }
-        if (tp->tp_snaplen == tp->tp_len) {
-            sll = (struct sockaddr_ll *)((uint8_t *)tp +
-                                         TPACKET_ALIGN(sizeof(struct tpacket2_hdr)));
-            memcpy(src.mac, sll->sll_addr, 6);
-            cb(arg, r, (uint8_t *)tp + tp->tp_mac, tp->tp_len, &src);
+    while (n < max && n < (int)w->frame_nr && (tp = raw_ready(w, slot))) {
+        if ((data = raw_data(tp, &src))) {
+            cb(arg, r, data, tp->tp_len, &src);
         }
         slot = (slot + 1) % w->frame_nr;
         n++;

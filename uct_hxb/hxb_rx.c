@@ -277,7 +277,7 @@ static void rx_mark(hxb_peer_t *p, const hxb_hdr_t *h)
 
 /* A frame we have: the peer resent it, so our ACK of it was probably
  * lost (or the peer resent early). Ack at once, on another rail than the
- * last ACK took (hxb_tx.c, tx_ctl_rail). */
+ * last ACK took (hxb_tx.c, hxb_tx_ctl_rail). */
 static void rx_dup(hxb_peer_t *p, const hxb_hdr_t *h)
 {
     hxb_engine_t *e = p->e;

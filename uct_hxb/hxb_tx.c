@@ -1180,7 +1180,7 @@ void hxb_tx_fail_all(hxb_peer_t *p, int status)
  * Not by load alone: with nothing of ours in flight that was always the
  * first rail, and where the path from it was dead (a relayed peer whose
  * first relay lost its link) the peer never heard from us and failed us. */
-static int tx_ctl_rail(hxb_peer_t *p)
+int hxb_tx_ctl_rail(hxb_peer_t *p)
 {
     hxb_engine_t *e = p->e;
     uint32_t up = 0, good;
@@ -1216,11 +1216,6 @@ static int tx_ctl_rail(hxb_peer_t *p)
     return pick;
 }
 
-int hxb_tx_ctl_rail(hxb_peer_t *p)
-{
-    return tx_ctl_rail(p);
-}
-
 void hxb_tx_send_unseq(hxb_peer_t *p, int r, unsigned kind, const void *ext,
                        size_t ext_len)
 {
@@ -1229,7 +1224,7 @@ void hxb_tx_send_unseq(hxb_peer_t *p, int r, unsigned kind, const void *ext,
     hxb_hdr_t *h = (hxb_hdr_t *)hb;
     struct iovec iov;
 
-    if (r < 0 && (r = tx_ctl_rail(p)) < 0) {
+    if (r < 0 && (r = hxb_tx_ctl_rail(p)) < 0) {
         return;
     }
     if (kind == HXB_K_ACK) {
