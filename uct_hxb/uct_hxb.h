@@ -10,6 +10,7 @@
 #include <uct/base/uct_md.h>
 #include <ucs/datastruct/khash.h>
 #include <ucs/datastruct/list.h>
+#include <ucs/datastruct/mpool.h>
 #include <ucs/datastruct/queue.h>
 #include <ucs/type/spinlock.h>
 
@@ -119,6 +120,8 @@ typedef struct uct_hxb_iface {
     int                    tick_fd;      /* eventfd: stop (-1: no tick) */
     ucs_list_link_t        eps;
     ucs_list_link_t        md_link;      /* in md->ifaces               */
+    ucs_mpool_t            bounce_mp;    /* put/get by copy (uct_hxb_ep.c) */
+    int                    have_bounce_mp;
 } uct_hxb_iface_t;
 
 typedef struct uct_hxb_ep {
@@ -169,6 +172,15 @@ ucs_status_t uct_hxb_ep_put_zcopy(uct_ep_h tl_ep, const uct_iov_t *iov,
 ucs_status_t uct_hxb_ep_get_zcopy(uct_ep_h tl_ep, const uct_iov_t *iov,
                                   size_t iovcnt, uint64_t remote_addr,
                                   uct_rkey_t rkey, uct_completion_t *comp);
+ucs_status_t uct_hxb_ep_put_short(uct_ep_h tl_ep, const void *buffer, unsigned length,
+                                  uint64_t remote_addr, uct_rkey_t rkey);
+ssize_t uct_hxb_ep_put_bcopy(uct_ep_h tl_ep, uct_pack_callback_t pack_cb, void *arg,
+                             uint64_t remote_addr, uct_rkey_t rkey);
+ucs_status_t uct_hxb_ep_get_bcopy(uct_ep_h tl_ep, uct_unpack_callback_t unpack_cb,
+                                  void *arg, size_t length, uint64_t remote_addr,
+                                  uct_rkey_t rkey, uct_completion_t *comp);
+/* the bounce buffers of put/get by copy: one frame's payload each */
+ucs_status_t uct_hxb_bounce_init(uct_hxb_iface_t *iface, size_t size);
 ucs_status_t uct_hxb_ep_flush(uct_ep_h tl_ep, unsigned flags, uct_completion_t *comp);
 ucs_status_t uct_hxb_ep_fence(uct_ep_h tl_ep, unsigned flags);
 ucs_status_t uct_hxb_ep_check(uct_ep_h tl_ep, unsigned flags, uct_completion_t *comp);

@@ -207,6 +207,154 @@ static ucs_status_t uct_hxb_ep_get_zcopy_nolock(uct_ep_h tl_ep, const uct_iov_t 
                                   comp));
 }
 
+/* ---- put and get by copy ----
+ * UCP puts its RMA API (and so Open MPI's osc/ucx and OpenSHMEM) only on
+ * transports with put_short, put_bcopy and get_bcopy: without them it
+ * emulates every put and get with active messages. The engine reads a
+ * PUT's data when it frames it and again for each retransmission, and
+ * places a GET's data on arrival, so a copy goes through a bounce buffer
+ * that lives until the engine completes the operation: put_short and
+ * put_bcopy are done when they return, get_bcopy unpacks on completion.
+ * One frame's payload each (cap.put/get.max_bcopy); larger ones are UCP's
+ * zcopy. */
+typedef struct uct_hxb_bounce {
+    uct_completion_t      comp;     /* the engine's                         */
+    uct_completion_t     *user;     /* get_bcopy: the caller's, or NULL     */
+    uct_unpack_callback_t unpack;   /* get_bcopy: called with the data      */
+    void                 *arg;
+    size_t                len;
+    uint8_t               data[];
+} uct_hxb_bounce_t;
+
+static ucs_mpool_ops_t uct_hxb_bounce_mp_ops = {
+    .chunk_alloc   = ucs_mpool_chunk_malloc,
+    .chunk_release = ucs_mpool_chunk_free,
+};
+
+ucs_status_t uct_hxb_bounce_init(uct_hxb_iface_t *iface, size_t size)
+{
+    return ucs_mpool_init(&iface->bounce_mp, 0, sizeof(uct_hxb_bounce_t) + size, 0,
+                          64, 16, UINT_MAX,
+                          &uct_hxb_bounce_mp_ops, "hxb_bounce");
+}
+
+static void uct_hxb_bounce_done(uct_completion_t *self)
+{
+    uct_hxb_bounce_t *b = ucs_container_of(self, uct_hxb_bounce_t, comp);
+
+    if (b->unpack && (self->status == UCS_OK)) {
+        b->unpack(b->arg, b->data, b->len);
+    }
+    if (b->user) {
+        uct_invoke_completion(b->user, self->status);
+    }
+    ucs_mpool_put(b);
+}
+
+static uct_hxb_bounce_t *uct_hxb_bounce_get(uct_hxb_ep_t *ep)
+{
+    uct_hxb_iface_t *iface = ucs_derived_of(ep->super.super.iface, uct_hxb_iface_t);
+    uct_hxb_bounce_t *b    = ucs_mpool_get(&iface->bounce_mp);
+
+    if (b) {
+        b->comp.func   = uct_hxb_bounce_done;
+        b->comp.count  = 1;
+        b->comp.status = UCS_OK;
+        b->user        = NULL;
+        b->unpack      = NULL;
+    }
+    return b;
+}
+
+static size_t uct_hxb_ep_frag(uct_hxb_ep_t *ep)
+{
+    uct_hxb_iface_t *iface = ucs_derived_of(ep->super.super.iface, uct_hxb_iface_t);
+
+    return hxb_engine_frag_size(iface->engine);
+}
+
+/* the bounce buffer's len bytes to remote_addr; done on return (or failed) */
+static ucs_status_t uct_hxb_put_bounce(uct_hxb_ep_t *ep, uct_hxb_bounce_t *b, size_t len,
+                                       uint64_t remote_addr, uct_rkey_t rkey)
+{
+    int ret;
+
+    UCT_HXB_EP_OWN(ep);
+    ret = hxb_put(ep->peer, b->data, len, remote_addr, rkey, &b->comp);
+    if (ret == HXB_INPROGRESS) {
+        return UCS_OK;
+    }
+    ucs_mpool_put(b);
+    return uct_hxb_status(ret);
+}
+
+static ucs_status_t uct_hxb_ep_put_short_nolock(uct_ep_h tl_ep, const void *buffer,
+                                                unsigned length, uint64_t remote_addr,
+                                                uct_rkey_t rkey)
+{
+    uct_hxb_ep_t *ep = ucs_derived_of(tl_ep, uct_hxb_ep_t);
+    uct_hxb_bounce_t *b;
+
+    UCT_CHECK_PARAM(length <= HXB_AM_INLINE, "put_short: length %u > %u", length,
+                    HXB_AM_INLINE);
+    UCT_HXB_EP_CHECK(ep);
+    if (!(b = uct_hxb_bounce_get(ep))) {
+        return UCS_ERR_NO_RESOURCE;
+    }
+    memcpy(b->data, buffer, length);
+    return uct_hxb_put_bounce(ep, b, length, remote_addr, rkey);
+}
+
+static ssize_t uct_hxb_ep_put_bcopy_nolock(uct_ep_h tl_ep, uct_pack_callback_t pack_cb,
+                                           void *arg, uint64_t remote_addr,
+                                           uct_rkey_t rkey)
+{
+    uct_hxb_ep_t *ep = ucs_derived_of(tl_ep, uct_hxb_ep_t);
+    uct_hxb_bounce_t *b;
+    ucs_status_t status;
+    size_t len;
+
+    UCT_HXB_EP_CHECK(ep);
+    if (!(b = uct_hxb_bounce_get(ep))) {
+        return UCS_ERR_NO_RESOURCE;
+    }
+    len = pack_cb(b->data, arg);
+    ucs_assertv(len <= uct_hxb_ep_frag(ep), "put_bcopy packed %zu bytes", len);
+    status = uct_hxb_put_bounce(ep, b, len, remote_addr, rkey);
+    return (status == UCS_OK) ? (ssize_t)len : status;
+}
+
+static ucs_status_t uct_hxb_ep_get_bcopy_nolock(uct_ep_h tl_ep,
+                                                uct_unpack_callback_t unpack_cb,
+                                                void *arg, size_t length,
+                                                uint64_t remote_addr, uct_rkey_t rkey,
+                                                uct_completion_t *comp)
+{
+    uct_hxb_ep_t *ep = ucs_derived_of(tl_ep, uct_hxb_ep_t);
+    uct_hxb_bounce_t *b;
+    int ret;
+
+    UCT_CHECK_LENGTH(length, 0, uct_hxb_ep_frag(ep), "get_bcopy");
+    UCT_HXB_EP_CHECK(ep);
+    if (length == 0) {
+        unpack_cb(arg, NULL, 0);
+        return UCS_OK;
+    }
+    if (!(b = uct_hxb_bounce_get(ep))) {
+        return UCS_ERR_NO_RESOURCE;
+    }
+    b->user   = comp;
+    b->unpack = unpack_cb;
+    b->arg    = arg;
+    b->len    = length;
+    UCT_HXB_EP_OWN(ep);
+    ret = hxb_get(ep->peer, b->data, length, remote_addr, rkey, &b->comp);
+    if (ret != HXB_INPROGRESS) {
+        ucs_mpool_put(b);
+    }
+    return uct_hxb_status(ret);
+}
+
 static ucs_status_t uct_hxb_ep_flush_nolock(uct_ep_h tl_ep, unsigned flags, uct_completion_t *comp)
 {
     uct_hxb_ep_t *ep = ucs_derived_of(tl_ep, uct_hxb_ep_t);
@@ -290,6 +438,19 @@ UCT_HXB_EP_LOCKED(ucs_status_t, get_zcopy,
                   (uct_ep_h tl_ep, const uct_iov_t *iov, size_t iovcnt,
                    uint64_t remote_addr, uct_rkey_t rkey, uct_completion_t *comp),
                   (tl_ep, iov, iovcnt, remote_addr, rkey, comp))
+UCT_HXB_EP_LOCKED(ucs_status_t, put_short,
+                  (uct_ep_h tl_ep, const void *buffer, unsigned length,
+                   uint64_t remote_addr, uct_rkey_t rkey),
+                  (tl_ep, buffer, length, remote_addr, rkey))
+UCT_HXB_EP_LOCKED(ssize_t, put_bcopy,
+                  (uct_ep_h tl_ep, uct_pack_callback_t pack_cb, void *arg,
+                   uint64_t remote_addr, uct_rkey_t rkey),
+                  (tl_ep, pack_cb, arg, remote_addr, rkey))
+UCT_HXB_EP_LOCKED(ucs_status_t, get_bcopy,
+                  (uct_ep_h tl_ep, uct_unpack_callback_t unpack_cb, void *arg,
+                   size_t length, uint64_t remote_addr, uct_rkey_t rkey,
+                   uct_completion_t *comp),
+                  (tl_ep, unpack_cb, arg, length, remote_addr, rkey, comp))
 UCT_HXB_EP_LOCKED(ucs_status_t, flush,
                   (uct_ep_h tl_ep, unsigned flags, uct_completion_t *comp),
                   (tl_ep, flags, comp))

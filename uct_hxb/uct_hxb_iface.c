@@ -242,7 +242,10 @@ static ucs_status_t uct_hxb_iface_query(uct_iface_h tl_iface, uct_iface_attr_t *
                             UCT_IFACE_FLAG_AM_SHORT |
                             UCT_IFACE_FLAG_AM_BCOPY |
                             UCT_IFACE_FLAG_AM_ZCOPY |
+                            UCT_IFACE_FLAG_PUT_SHORT |
+                            UCT_IFACE_FLAG_PUT_BCOPY |
                             UCT_IFACE_FLAG_PUT_ZCOPY |
+                            UCT_IFACE_FLAG_GET_BCOPY |
                             UCT_IFACE_FLAG_GET_ZCOPY |
                             UCT_IFACE_FLAG_PENDING |
                             UCT_IFACE_FLAG_CB_SYNC |
@@ -261,8 +264,8 @@ static ucs_status_t uct_hxb_iface_query(uct_iface_h tl_iface, uct_iface_attr_t *
     attr->cap.am.max_hdr         = HXB_AM_INLINE;
     attr->cap.am.max_iov         = 1;
 
-    attr->cap.put.max_short       = 0;
-    attr->cap.put.max_bcopy       = 0;
+    attr->cap.put.max_short       = HXB_AM_INLINE;
+    attr->cap.put.max_bcopy       = frag;
     attr->cap.put.min_zcopy       = 0;
     attr->cap.put.max_zcopy       = 1ul << 30;
     attr->cap.put.opt_zcopy_align = 1;
@@ -270,7 +273,7 @@ static ucs_status_t uct_hxb_iface_query(uct_iface_h tl_iface, uct_iface_attr_t *
     attr->cap.put.max_iov         = 1;
 
     attr->cap.get.max_short       = 0;
-    attr->cap.get.max_bcopy       = 0;
+    attr->cap.get.max_bcopy       = frag;
     attr->cap.get.min_zcopy       = 0;
     attr->cap.get.max_zcopy       = 1ul << 30;
     attr->cap.get.opt_zcopy_align = 1;
@@ -606,7 +609,10 @@ static uct_iface_ops_t uct_hxb_iface_ops = {
     .ep_am_short_iov          = uct_hxb_ep_am_short_iov,
     .ep_am_bcopy              = uct_hxb_ep_am_bcopy,
     .ep_am_zcopy              = uct_hxb_ep_am_zcopy,
+    .ep_put_short             = uct_hxb_ep_put_short,
+    .ep_put_bcopy             = uct_hxb_ep_put_bcopy,
     .ep_put_zcopy             = uct_hxb_ep_put_zcopy,
+    .ep_get_bcopy             = uct_hxb_ep_get_bcopy,
     .ep_get_zcopy             = uct_hxb_ep_get_zcopy,
     .ep_pending_add           = uct_hxb_ep_pending_add,
     .ep_pending_purge         = uct_hxb_ep_pending_purge,
@@ -756,6 +762,15 @@ static UCS_CLASS_INIT_FUNC(uct_hxb_iface_t, uct_md_h md, uct_worker_h worker,
     self->timer_fd = -1;
     self->timer_at = 0;
     self->tick_fd  = -1;
+    /* UCS classes are not zeroed: every field that is read before it is
+     * set starts here (sleeps and have_topo were not, and read garbage) */
+    self->sleeps         = 0;
+    self->sleeps_timed   = 0;
+    self->have_topo      = 0;
+    self->relay          = 0;
+    self->relay_check    = 0;
+    self->relay_warned   = 0;
+    self->have_bounce_mp = 0;
     ucs_recursive_spinlock_init(&self->lock, 0);
     ucs_list_head_init(&self->eps);
 
@@ -926,6 +941,11 @@ static UCS_CLASS_INIT_FUNC(uct_hxb_iface_t, uct_md_h md, uct_worker_h worker,
               (self->mode == HXB_RAIL_RAW) ? "raw" :
               (self->mode == HXB_RAIL_DUAL) ? "dual" : "udp",
               hxb_engine_frag_size(self->engine));
+    status = uct_hxb_bounce_init(self, hxb_engine_frag_size(self->engine));
+    if (status != UCS_OK) {
+        goto err_engine;
+    }
+    self->have_bounce_mp = 1;
     status = uct_hxb_tick_start(self);
     if (status != UCS_OK) {
         goto err_engine;
@@ -935,6 +955,9 @@ static UCS_CLASS_INIT_FUNC(uct_hxb_iface_t, uct_md_h md, uct_worker_h worker,
     return UCS_OK;
 
 err_engine:
+    if (self->have_bounce_mp) {
+        ucs_mpool_cleanup(&self->bounce_mp, 1);
+    }
     if (self->epfd >= 0) {
         close(self->epfd);
     }
@@ -1000,6 +1023,9 @@ static UCS_CLASS_CLEANUP_FUNC(uct_hxb_iface_t)
                                     UCT_PROGRESS_SEND | UCT_PROGRESS_RECV);
     ucs_list_del(&self->md_link);
     hxb_engine_destroy(self->engine);
+    /* bounce buffers of operations cut off by the close (a failed peer, an
+     * endpoint destroyed unflushed) are freed with the pool */
+    ucs_mpool_cleanup(&self->bounce_mp, 0);
     if (self->epfd >= 0) {
         close(self->epfd);
     }

@@ -1,0 +1,61 @@
+#!/bin/bash
+# MPI one-sided communication (windows) over hxb between two testbed nodes:
+# hxb-mpi-rma checks fence, PSCW and passive-target epochs, Put, Get,
+# Accumulate, atomics and dynamic windows, 0 B to 4 MiB, every value
+# verified.
+#  - ob1 + btl hxb with osc pt2pt (Debian's Open MPI turns osc pt2pt and
+#    ucx off in /etc/openmpi/openmpi-mca-params.conf, and osc rdma needs a
+#    BTL with atomics: without --mca osc, MPI_Win_create fails with
+#    MPI_ERR_WIN over btl tcp and btl hxb alike);
+#  - pml ucx with UCX_TLS=hxb,self,sm: osc ucx, its own UCP context beside
+#    pml ucx's, whose RMA lane must be hxb's own put/get ("rma(hxb/hxb0)"),
+#    not active messages, and no shared memory between the nodes (the
+#    testbed gives each node its own IPC namespace);
+#  - both again under 1 % loss on every rail.
+# Each run must move the windows' bytes over the rails: at least 16 MB
+# received, summed over every process's rails.
+TNAME=t66
+. "$(dirname "$0")/lib.sh"
+command -v mpirun >/dev/null || { echo "  mpirun not installed"; exit 77; }
+[ -f "$top/.libs/mca_btl_hxb.so" ] && [ -x "$top/hxb-mpi-rma" ] ||
+    { echo "  BTL not built (libopenmpi-dev missing?)"; exit 77; }
+tb_up --grid 2 --rails 2 --rate 1gbit
+COMP_PATH=$(ompi_comp_path)
+
+mpi() {
+    local name=$1; shift
+    tb_mpirun 180 "$name" "$@"
+    grep -q "hxb_mpi_rma: ok" "$LOG/$name" || fail "$name: no verdict"
+    local n
+    n=$(grep -c "^hxb stats node .* rx_frames=[1-9]" "$LOG/$name" || true)
+    [ "$n" -ge 2 ] || fail "$name: hxb carried nothing ($n processes with frames)"
+    local bytes=0 v
+    for v in $(grep '^hxb stats rail' "$LOG/$name" | grep -o ' rx_bytes=[0-9]*' | cut -d= -f2); do
+        bytes=$((bytes + v))
+    done
+    [ "$bytes" -ge 16000000 ] || fail "$name: the rails carried only $bytes bytes: did the windows' data go another way?"
+    note "$name: $(grep -h 'hxb_mpi_rma: ok' "$LOG/$name" | sed 's/hxb_mpi_rma: ok: //'), $((bytes / 1000000)) MB over the rails"
+}
+ob1() {
+    local name=$1 osc=$2; shift 2
+    mpi "$name" -np 2 --mca pml ob1 --mca btl hxb,self,vader --mca osc "$osc" \
+        --mca mca_base_component_path "$COMP_PATH$top/.libs" \
+        --mca btl_hxb_uct_module "$HXB_LIB" --mca btl_hxb_topo "$TOPO" \
+        --mca btl_hxb_job_key $KEY --mca btl_hxb_print_stats y "$top/hxb-mpi-rma" "$@"
+}
+ucx() {
+    local name=$1; shift
+    mpi "$name" -np 2 --mca pml ucx --mca osc ucx --mca pml_ucx_tls any --mca pml_ucx_devices any \
+        -x LD_PRELOAD="$HXB_LIB" -x UCX_TLS=hxb,self,sm -x UCX_HXB_TOPO="$TOPO" \
+        -x UCX_HXB_JOB_KEY=$KEY -x UCX_HXB_PRINT_STATS=y -x UCX_LOG_LEVEL=info \
+        "$top/hxb-mpi-rma" "$@"
+    grep -q "rma(hxb/hxb0)" "$LOG/$name" ||
+        fail "$name: osc ucx's RMA lane is not hxb: $(grep -h -o 'ep_cfg.*' "$LOG/$name" | sort -u | tr '\n' ' ')"
+}
+
+ob1 ob1_pt2pt pt2pt
+ucx ucx
+"$TB" fault --name "$TNAME" --loss 1 > "$LOG/fault" 2>&1 || fail "fault injection"
+ob1 ob1_pt2pt_loss1 pt2pt
+ucx ucx_loss1
+[ "$(tb_drops)" -gt 0 ] || fail "1 % loss on every rail, but the testbed dropped nothing"
