@@ -90,6 +90,7 @@ typedef struct hxb_engine_stats {
     uint64_t rail_failovers;
     uint64_t spurious;        /* duplicates the peer reported (late, not lost) */
     uint64_t am_bundled;      /* short AMs that rode in another AM's frame */
+    uint64_t put_bundled;     /* short puts that rode in another put's frame */
     uint64_t rail_cuts;       /* rail windows halved after local refusals */
     uint64_t cwnd_cuts;       /* path windows halved after congestion losses */
     uint64_t cc_delay_cuts;   /* path windows shrunk for queueing delay   */
@@ -146,6 +147,14 @@ int hxb_am_zcopy(hxb_peer_t *p, unsigned am_id, const void *hdr, size_t hdr_len,
                  const void *data, size_t len, void *comp);
 int hxb_put(hxb_peer_t *p, const void *data, size_t len, uint64_t raddr,
             uint64_t rkey, void *comp);
+/* Puts by copy: done on return (the data is copied into the frame); a
+ * refusal by the peer (bad rkey) is reported by the next flush. Short ones
+ * to one peer share frames (PUT bundles). put_short: at most HXB_AM_INLINE
+ * bytes; put_bcopy: pack writes at most one frame's payload (frag). */
+int hxb_put_short(hxb_peer_t *p, const void *data, size_t len, uint64_t raddr,
+                  uint64_t rkey);
+long hxb_put_bcopy(hxb_peer_t *p, hxb_pack_cb_t pack, void *arg, uint64_t raddr,
+                   uint64_t rkey);
 int hxb_get(hxb_peer_t *p, void *data, size_t len, uint64_t raddr, uint64_t rkey,
             void *comp);
 /* completes when everything issued so far on the peer is acknowledged */

@@ -130,6 +130,45 @@ static void rx_nop(hxb_peer_t *p)
     }
 }
 
+/* A PUT bundle (PROTOCOL.md section 5): every record must lie inside the
+ * payload before any is placed; a record the rkey check refuses is not
+ * placed, the others are, and one ERR tells the sender. */
+static void rx_put_bundle(hxb_peer_t *p, hxb_hdr_t *h, uint8_t *q, size_t len)
+{
+    hxb_engine_t *e = p->e;
+    uint8_t *end = q + len, *r;
+    hxb_put_rec_t rec;
+    int refused = 0;
+
+    for (r = q; r < end; r += sizeof(rec) + rec.len) {
+        if ((size_t)(end - r) < sizeof(rec)) {
+            e->stats.drops[HXB_DROP_LEN]++;
+            return;
+        }
+        memcpy(&rec, r, sizeof(rec));
+        if ((size_t)(end - r) - sizeof(rec) < rec.len) {
+            e->stats.drops[HXB_DROP_LEN]++;
+            return;
+        }
+    }
+    for (r = q; r < end; r += sizeof(rec) + rec.len) {
+        memcpy(&rec, r, sizeof(rec));
+        if (!rec.len) {
+            continue;
+        }
+        if (e->cb.mem_check &&
+            e->cb.mem_check(e->cb.arg, rec.addr, rec.rkey, rec.len, 1)) {
+            refused = 1;
+            continue;
+        }
+        memcpy((void *)(uintptr_t)rec.addr, r + sizeof(rec), rec.len);
+    }
+    if (refused) {
+        e->stats.drops[HXB_DROP_RKEY]++;
+        send_err(p, h->seq, HXB_E_RKEY);
+    }
+}
+
 /* PUT / GET frames: placed or answered on arrival, in any order. */
 static void rx_unordered(hxb_peer_t *p, hxb_hdr_t *h)
 {
@@ -139,6 +178,10 @@ static void rx_unordered(hxb_peer_t *p, hxb_hdr_t *h)
     case HXB_K_PUT: {
         hxb_put_ext_t *ext = (hxb_put_ext_t *)(h + 1);
         size_t len = h->len - sizeof(*ext);
+        if (h->flags & HXB_F_AM_BUNDLE) {
+            rx_put_bundle(p, h, (uint8_t *)(ext + 1), len);
+            return;
+        }
         if (len && e->cb.mem_check &&
             e->cb.mem_check(e->cb.arg, ext->addr, ext->rkey, len, 1)) {
             e->stats.drops[HXB_DROP_RKEY]++;

@@ -1374,7 +1374,7 @@ static int am_bundle(hxb_peer_t *p, unsigned am_id, const struct iovec *iov,
     uint8_t *q;
     int i;
 
-    if (!p->bundle_open || s->state != TX_QUEUED ||
+    if (!p->bundle_open || s->state != TX_QUEUED || h->kind != HXB_K_AM ||
         need > e->frag - sizeof(*ext) || need > e->bpool.size) {
         return 0;
     }
@@ -1424,6 +1424,128 @@ static void am_defer_or_push(hxb_peer_t *p)
         p->am_pass = p->e->pass;
         tx_kick(p);
     }
+}
+
+/* Append a short put to the newest frame if it is a PUT still waiting to
+ * be pushed, as am_bundle does for AMs: small puts (UCP's RMA, OpenSHMEM)
+ * cost the host a frame each otherwise, about 4 us here (91 % of it in
+ * the kernel): 236k puts/s. The first put's frame becomes a bundle on the
+ * second: its extension's addr and rkey move into the first record. */
+static int put_bundle(hxb_peer_t *p, const void *data, size_t len, uint64_t raddr,
+                      uint64_t rkey)
+{
+    hxb_engine_t *e = p->e;
+    hxb_txslot_t *s = SLOT(p, p->tx_next - 1);
+    hxb_hdr_t *h = (hxb_hdr_t *)s->hb;
+    hxb_put_ext_t *ext = (hxb_put_ext_t *)(h + 1);
+    hxb_put_rec_t rec = {.addr = raddr, .rkey = rkey, .len = (uint16_t)len};
+    int bundled = h->flags & HXB_F_AM_BUNDLE;
+    size_t have, need;
+    uint8_t *q;
+
+    if (!p->bundle_open || s->state != TX_QUEUED || h->kind != HXB_K_PUT) {
+        return 0;
+    }
+    have = bundled ? s->buf->len : sizeof(rec) + s->inl_len + (s->buf ? s->buf->len : 0);
+    need = have + sizeof(rec) + len;
+    if (need > e->frag || need > e->bpool.size) {
+        return 0;
+    }
+    if (!bundled) {
+        /* second put: the first becomes a record in a buffer */
+        hxb_put_rec_t first = {.addr = ext->addr, .rkey = ext->rkey};
+        if (s->buf) {             /* put_bcopy: its data is in the buffer */
+            first.len = (uint16_t)s->buf->len;
+            memmove(s->buf->data + sizeof(first), s->buf->data, s->buf->len);
+        } else {                  /* put_short: its data is inline */
+            if (!(s->buf = hxb_pool_get(&e->bpool))) {
+                return 0;
+            }
+            first.len = s->inl_len;
+            memcpy(s->buf->data + sizeof(first), s->inl, s->inl_len);
+            s->inl_len = 0;
+        }
+        memcpy(s->buf->data, &first, sizeof(first));
+        s->buf->len = sizeof(first) + first.len;
+        s->data = s->buf->data;
+        ext->addr = 0;
+        ext->rkey = 0;
+        h->flags |= HXB_F_AM_BUNDLE;
+    }
+    q = s->buf->data + s->buf->len;
+    memcpy(q, &rec, sizeof(rec));
+    memcpy(q + sizeof(rec), data, len);
+    s->buf->len += sizeof(rec) + len;
+    s->data_len = (uint32_t)s->buf->len;
+    h->len = (uint16_t)(sizeof(*ext) + s->buf->len);
+    e->stats.put_bundled++;
+    return 1;
+}
+
+int hxb_put_short(hxb_peer_t *p, const void *data, size_t len, uint64_t raddr,
+                  uint64_t rkey)
+{
+    hxb_put_ext_t ext = {.addr = raddr, .rkey = rkey};
+    hxb_txslot_t *s;
+
+    if (p->failed) {
+        return -HXB_E_PEER;
+    }
+    if (len > HXB_AM_INLINE || len > p->e->frag) {
+        return -1;
+    }
+    if (put_bundle(p, data, len, raddr, rkey)) {
+        return HXB_OK;
+    }
+    if (tx_room(p) == 0) {
+        return HXB_EAGAIN;
+    }
+    s = slot_new(p, HXB_K_PUT, 0, &ext, sizeof(ext), len);
+    memcpy(s->inl, data, len);
+    s->inl_len = (uint16_t)len;
+    s->last = 1;          /* a refusal of it goes to the next flush */
+    hxb_peer_activate(p);
+    am_defer_or_push(p);
+    return HXB_OK;
+}
+
+long hxb_put_bcopy(hxb_peer_t *p, hxb_pack_cb_t pack, void *arg, uint64_t raddr,
+                   uint64_t rkey)
+{
+    hxb_engine_t *e = p->e;
+    hxb_put_ext_t ext = {.addr = raddr, .rkey = rkey};
+    hxb_txslot_t *s;
+    hxb_buf_t *b;
+    size_t len;
+
+    if (p->failed) {
+        return -HXB_E_PEER;
+    }
+    if (tx_room(p) == 0 || !(b = hxb_pool_get(&e->bpool))) {
+        return HXB_EAGAIN;
+    }
+    len = pack(b->data, arg);
+    if (len > e->frag) {
+        hxb_pool_put(&e->bpool, b);
+        return -1;
+    }
+    b->len = len;
+    if (len <= HXB_BUNDLE_MAX && put_bundle(p, b->data, len, raddr, rkey)) {
+        hxb_pool_put(&e->bpool, b);
+        return (long)len;
+    }
+    s = slot_new(p, HXB_K_PUT, 0, &ext, sizeof(ext), len);
+    s->data = b->data;
+    s->data_len = (uint32_t)len;
+    s->buf = b;
+    s->last = 1;
+    hxb_peer_activate(p);
+    if (len <= HXB_BUNDLE_MAX) {
+        am_defer_or_push(p);  /* small: later ones may join */
+    } else {
+        tx_kick(p);
+    }
+    return (long)len;
 }
 
 int hxb_am_send(hxb_peer_t *p, unsigned am_id, const struct iovec *iov, int iovcnt)

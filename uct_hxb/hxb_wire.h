@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #define HXB_ETHERTYPE   0x88B5  /* IEEE 802 local experimental */
-#define HXB_VERSION     2
+#define HXB_VERSION     3
 #define HXB_HOPS_MAX    8       /* hop limit a source puts in a frame */
 #define HXB_NODE_NONE   0xffff
 
@@ -34,7 +34,9 @@ enum hxb_kind {
 #define HXB_F_MORE      0x08  /* more frames follow right behind this one:
                                * the receiver need not ack it on its own    */
 #define HXB_F_AM_BUNDLE 0x40  /* AM: payload is several short AMs, each
-                               * hxb_am_rec_t + data (with FIRST|LAST)       */
+                               * hxb_am_rec_t + data (with FIRST|LAST);
+                               * PUT: several short puts, each hxb_put_rec_t
+                               * + data (the extension's addr, rkey are 0)  */
 #define HXB_F_BUSY      0x04  /* the sender's caller does not progress: it
                                * lives but reads nothing until it does      */
 
@@ -84,6 +86,13 @@ typedef struct __attribute__((packed)) hxb_get_resp_ext {
 } hxb_get_resp_ext_t;
 
 #define HXB_SACK_BITS 1024
+/* one short put inside a PUT bundle frame (HXB_F_AM_BUNDLE on a PUT) */
+typedef struct __attribute__((packed)) hxb_put_rec {
+    uint64_t addr;        /* destination of the data that follows            */
+    uint64_t rkey;        /* the region that must contain it                 */
+    uint16_t len;         /* data bytes that follow                          */
+} hxb_put_rec_t;
+
 /* one short AM inside a bundle frame (HXB_F_AM_BUNDLE) */
 typedef struct __attribute__((packed)) hxb_am_rec {
     uint8_t  am_id;

@@ -210,13 +210,11 @@ static ucs_status_t uct_hxb_ep_get_zcopy_nolock(uct_ep_h tl_ep, const uct_iov_t 
 /* ---- put and get by copy ----
  * UCP puts its RMA API (and so Open MPI's osc/ucx and OpenSHMEM) only on
  * transports with put_short, put_bcopy and get_bcopy: without them it
- * emulates every put and get with active messages. The engine reads a
- * PUT's data when it frames it and again for each retransmission, and
- * places a GET's data on arrival, so a copy goes through a bounce buffer
- * that lives until the engine completes the operation: put_short and
- * put_bcopy are done when they return, get_bcopy unpacks on completion.
- * One frame's payload each (cap.put/get.max_bcopy); larger ones are UCP's
- * zcopy. */
+ * emulates every put and get with active messages. Puts copy into their
+ * frame in the engine (short ones share frames: hxb_put_short). A GET
+ * places its data on arrival, so get_bcopy reads into a bounce buffer of
+ * one frame's payload that lives until the engine completes the read,
+ * then unpacks; larger reads are UCP's get_zcopy. */
 typedef struct uct_hxb_bounce {
     uct_completion_t      comp;     /* the engine's                         */
     uct_completion_t     *user;     /* get_bcopy: the caller's, or NULL     */
@@ -273,36 +271,16 @@ static size_t uct_hxb_ep_frag(uct_hxb_ep_t *ep)
     return hxb_engine_frag_size(iface->engine);
 }
 
-/* the bounce buffer's len bytes to remote_addr; done on return (or failed) */
-static ucs_status_t uct_hxb_put_bounce(uct_hxb_ep_t *ep, uct_hxb_bounce_t *b, size_t len,
-                                       uint64_t remote_addr, uct_rkey_t rkey)
-{
-    int ret;
-
-    UCT_HXB_EP_OWN(ep);
-    ret = hxb_put(ep->peer, b->data, len, remote_addr, rkey, &b->comp);
-    if (ret == HXB_INPROGRESS) {
-        return UCS_OK;
-    }
-    ucs_mpool_put(b);
-    return uct_hxb_status(ret);
-}
-
 static ucs_status_t uct_hxb_ep_put_short_nolock(uct_ep_h tl_ep, const void *buffer,
                                                 unsigned length, uint64_t remote_addr,
                                                 uct_rkey_t rkey)
 {
     uct_hxb_ep_t *ep = ucs_derived_of(tl_ep, uct_hxb_ep_t);
-    uct_hxb_bounce_t *b;
 
     UCT_CHECK_PARAM(length <= HXB_AM_INLINE, "put_short: length %u > %u", length,
                     HXB_AM_INLINE);
     UCT_HXB_EP_CHECK(ep);
-    if (!(b = uct_hxb_bounce_get(ep))) {
-        return UCS_ERR_NO_RESOURCE;
-    }
-    memcpy(b->data, buffer, length);
-    return uct_hxb_put_bounce(ep, b, length, remote_addr, rkey);
+    return uct_hxb_status(hxb_put_short(ep->peer, buffer, length, remote_addr, rkey));
 }
 
 static ssize_t uct_hxb_ep_put_bcopy_nolock(uct_ep_h tl_ep, uct_pack_callback_t pack_cb,
@@ -310,18 +288,11 @@ static ssize_t uct_hxb_ep_put_bcopy_nolock(uct_ep_h tl_ep, uct_pack_callback_t p
                                            uct_rkey_t rkey)
 {
     uct_hxb_ep_t *ep = ucs_derived_of(tl_ep, uct_hxb_ep_t);
-    uct_hxb_bounce_t *b;
-    ucs_status_t status;
-    size_t len;
+    long ret;
 
     UCT_HXB_EP_CHECK(ep);
-    if (!(b = uct_hxb_bounce_get(ep))) {
-        return UCS_ERR_NO_RESOURCE;
-    }
-    len = pack_cb(b->data, arg);
-    ucs_assertv(len <= uct_hxb_ep_frag(ep), "put_bcopy packed %zu bytes", len);
-    status = uct_hxb_put_bounce(ep, b, len, remote_addr, rkey);
-    return (status == UCS_OK) ? (ssize_t)len : status;
+    ret = hxb_put_bcopy(ep->peer, pack_cb, arg, remote_addr, rkey);
+    return (ret >= 0) ? ret : uct_hxb_status(ret);
 }
 
 static ucs_status_t uct_hxb_ep_get_bcopy_nolock(uct_ep_h tl_ep,

@@ -11,7 +11,7 @@ node, proc, key, count = int(node), int(proc), int(key, 0), int(count)
 ETH_P_HXB = 0x88B5
 HDR = "<BBBBHBBQHHHHIIIII"   # hxb_hdr_t, 44 bytes, little-endian
 K_NOP, F_SEQ, F_CSUM = 5, 0x02, 0x01
-VERSION = 2                  # HXB_VERSION (uct_hxb/hxb_wire.h)
+VERSION = 3                  # HXB_VERSION (uct_hxb/hxb_wire.h)
 
 
 def frame(version=VERSION, kind=K_NOP, flags=F_SEQ, length=0, jkey=key, csum=0,

@@ -1660,6 +1660,85 @@ START_TEST(test_rkey_refused)
 }
 END_TEST
 
+/* put_bcopy's packer in the tests: copies {src, len} */
+typedef struct put_piece {
+    const uint8_t *src;
+    size_t         len;
+} put_piece_t;
+
+static size_t pack_piece(void *dest, void *arg)
+{
+    put_piece_t *pc = arg;
+
+    memcpy(dest, pc->src, pc->len);
+    return pc->len;
+}
+
+/* Short puts and small bcopy puts issued back to back share frames (PUT
+ * bundles): under loss, duplication and corruption every byte lands once,
+ * where it belongs; a refused record in a bundle is not placed, the
+ * others of its frame are, and the next flush reports the refusal. */
+START_TEST(test_put_bundles)
+{
+    const size_t n = 64 * 1024;
+    opts_t o = {.nrails = 4, .faults = FAULTS, .csum = 1, .region_len = n};
+    uint8_t *src = malloc(n), zero[100] = {0};
+    uint64_t base;
+    comp_t fl[2] = {{0}};
+    size_t off, len, k = 0;
+    put_piece_t pc;
+    long r;
+
+    o.faults.seed = 9;
+    world_init(&o);
+    base = (uintptr_t)W.b.region;
+    fill_pattern(src, n, 23);
+    for (off = 0; off < n; off += len, k++) {
+        len = (k % 9 == 8) ? 200 + (k * 131) % (hxb_engine_frag_size(W.a.e) - 200)
+                           : 1 + (k * 37) % HXB_AM_INLINE;
+        len = len < n - off ? len : n - off;
+        do {
+            if (k % 9 == 8) {
+                pc.src = src + off;
+                pc.len = len;
+                r = hxb_put_bcopy(W.a.peer, pack_piece, &pc, base + off, RKEY_B);
+            } else {
+                r = hxb_put_short(W.a.peer, src + off, len, base + off, RKEY_B);
+            }
+        } while (r == HXB_EAGAIN && (pump_n(1), 1));
+        ck_assert_msg(r >= 0, "put %zu: %ld", k, r);
+        if (k % 64 == 63) {
+            pump_n(1);     /* a progress pass now and then closes a bundle */
+        }
+    }
+    r = hxb_flush(W.a.peer, &fl[0]);
+    ck_assert_int_eq(r, HXB_INPROGRESS);
+    PUMP_UNTIL(fl[0].count);
+    ck_assert_int_eq(fl[0].status, 0);
+    ck_assert(memcmp(W.b.region, src, n) == 0);
+    ck_assert(side_mem_intact_except(&W.b, 0, n));
+    ck_assert_uint_gt(hxb_engine_stats(W.a.e)->put_bundled, k / 2);
+    ck_assert_uint_gt(hxb_engine_stats(W.a.e)->retransmits, 0);
+    ck_assert_uint_eq(hxb_engine_stats(W.b.e)->drops[HXB_DROP_RKEY], 0);
+
+    /* good, refused (wrong key), good: one bundle; only the good land */
+    memset(W.b.region, 0, 300);
+    ck_assert_int_eq(hxb_put_short(W.a.peer, src, 100, base, RKEY_B), HXB_OK);
+    ck_assert_int_eq(hxb_put_short(W.a.peer, src + 100, 100, base + 100, RKEY_A), HXB_OK);
+    ck_assert_int_eq(hxb_put_short(W.a.peer, src + 200, 100, base + 200, RKEY_B), HXB_OK);
+    ck_assert_int_eq(hxb_flush(W.a.peer, &fl[1]), HXB_INPROGRESS);
+    PUMP_UNTIL(fl[1].count);
+    ck_assert_int_eq(fl[1].status, HXB_E_RKEY);
+    ck_assert(memcmp(W.b.region, src, 100) == 0);
+    ck_assert(memcmp((uint8_t *)W.b.region + 100, zero, 100) == 0);
+    ck_assert(memcmp((uint8_t *)W.b.region + 200, src + 200, 100) == 0);
+    ck_assert_uint_gt(hxb_engine_stats(W.b.e)->drops[HXB_DROP_RKEY], 0);
+    ck_assert_int_eq(hxb_flush(W.a.peer, NULL), HXB_OK);    /* reported once */
+    ck_assert_int_eq(W.a.peer_failed_calls, 0);
+    free(src);
+}
+END_TEST
+
 /* ------------------------------------------------------------------ */
 /* (5) flush                                                          */
 
@@ -2356,6 +2435,7 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, test_get_faults);
     tcase_add_test(tc, test_put_get_bidirectional);
     tcase_add_test(tc, test_rkey_refused);
+    tcase_add_test(tc, test_put_bundles);
     tcase_add_test(tc, test_region_gone_mid_read);
     tcase_add_test(tc, test_region_gone_other_rkey);
     tcase_add_test(tc, test_flush);
