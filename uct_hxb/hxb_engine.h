@@ -91,6 +91,8 @@ typedef struct hxb_engine_stats {
     uint64_t spurious;        /* duplicates the peer reported (late, not lost) */
     uint64_t am_bundled;      /* short AMs that rode in another AM's frame */
     uint64_t put_bundled;     /* short puts that rode in another put's frame */
+    uint64_t put_copied;      /* puts by copy (put_short, put_bcopy) issued */
+    uint64_t atomics_done;    /* atomic operations done on our memory      */
     uint64_t rail_cuts;       /* rail windows halved after local refusals */
     uint64_t cwnd_cuts;       /* path windows halved after congestion losses */
     uint64_t cc_delay_cuts;   /* path windows shrunk for queueing delay   */
@@ -157,6 +159,15 @@ long hxb_put_bcopy(hxb_peer_t *p, hxb_pack_cb_t pack, void *arg, uint64_t raddr,
                    uint64_t rkey);
 int hxb_get(hxb_peer_t *p, void *data, size_t len, uint64_t raddr, uint64_t rkey,
             void *comp);
+/* Atomic operation (HXB_AOP_*) on size (4 or 8) bytes at raddr, done by
+ * the peer's CPU when the frame arrives: atomic against its own CPU's
+ * atomics on the same word. result NULL (ADD, AND, OR, XOR only): posted,
+ * returns HXB_OK, a refusal goes to the next flush. Otherwise the value
+ * found there is written to result (size bytes) and comp completes:
+ * returns HXB_INPROGRESS. CSWAP swaps in value if it found compare. */
+int hxb_atomic(hxb_peer_t *p, unsigned aop, unsigned size, uint64_t value,
+               uint64_t compare, uint64_t raddr, uint64_t rkey, void *result,
+               void *comp);
 /* completes when everything issued so far on the peer is acknowledged */
 int hxb_flush(hxb_peer_t *p, void *comp);
 /* Registered memory under rkey is going away: reads peers still make of

@@ -5,7 +5,7 @@
 #include "hxb_clock.h"
 #include "hxb_engine.h"
 
-#define HXB_HB_MAX    (sizeof(hxb_hdr_t) + 32)  /* header + largest extension */
+#define HXB_HB_MAX    (sizeof(hxb_hdr_t) + 40)  /* header + largest extension */
 #define HXB_MAX_GETS  1024
 #define HXB_PEER_HASH 256
 #define HXB_REO_DECAY 0.25    /* s: a widened reordering window halves */
@@ -51,7 +51,7 @@ enum { TX_FREE = 0, TX_QUEUED, TX_INFLIGHT, TX_SACKED };
 enum { RX_EMPTY = 0, RX_HELD, RX_DONE, RX_NOP };  /* RX_NOP: acts in order */
 /* OP_NOP: what is left of a cancelled AM cut in part: one NOP frame, which
  * ends the receiver's reassembly of it */
-enum { OP_AM_ZC = 1, OP_PUT, OP_GET_REQ, OP_GET_RESP, OP_FLUSH, OP_NOP };
+enum { OP_AM_ZC = 1, OP_PUT, OP_GET_REQ, OP_GET_RESP, OP_FLUSH, OP_NOP, OP_ATOMIC };
 /* A peer's operations wait in three queues, cut into frames one frame from
  * each in turn: ours (AMs, reads, flushes, in issue order: AMs keep their
  * order), our PUTs (so an AM - a rendezvous step, a FIN - never waits
@@ -80,6 +80,8 @@ typedef struct hxb_txslot {
     uint8_t      err;             /* the receiver refused it (HXB_E_*)     */
     uint8_t      last;            /* last frame of its operation           */
     uint8_t      user;            /* data is the caller's (zcopy AM, PUT)   */
+    uint32_t     opid;            /* the operation it belongs to: an ERR for
+                                   * any of its frames marks that one's last */
     uint16_t     inl_len;         /* bytes of inl[] sent after hb          */
     uint8_t      lane;            /* rail's queue it took (hxb_rail_lane)   */
     uint32_t     rail_ctr;        /* n-th frame sent to this peer in lane   */
@@ -109,6 +111,7 @@ typedef struct hxb_op {           /* a long operation cut into frames later */
     uint32_t       get_id;
     uint32_t       status;
     uint32_t       put_mark;      /* OP_FLUSH: PUTs posted before it        */
+    uint32_t       opid;          /* its frames' hxb_txslot_t.opid          */
     void          *comp;
     void          *owner;         /* hxb_peer_set_owner when it was issued  */
     uint16_t       hdr_len;
@@ -214,6 +217,7 @@ struct hxb_peer {
     unsigned       nops;           /* in q[HXB_Q_OPS] and q[HXB_Q_PUTS]     */
     unsigned       fill_turn;      /* tx_fill's next queue                  */
     unsigned       am_pass;        /* progress pass of our last lone AM    */
+    unsigned       put_pass;       /* ... and of our last lone put by copy  */
     int            bundle_open;    /* the newest slot, not yet pushed, takes
                                     * more short AMs (hxb_am_send)         */
     hxb_flushreq_t *flushes;
@@ -289,6 +293,7 @@ struct hxb_engine {
     hxb_pool_t         bpool;       /* max_msg buffers for bcopy            */
     hxb_pool_t         rpool;       /* frame-sized buffers for held rx       */
     hxb_op_t          *free_ops;
+    uint32_t           op_serial;     /* the last operation id given out     */
     hxb_flushreq_t    *free_flush;
     hxb_get_t          gets[HXB_MAX_GETS];
     uint32_t           get_gen;
@@ -357,6 +362,8 @@ double hxb_tx_wake_at(const hxb_peer_t *p);
 void hxb_tx_fail_all(hxb_peer_t *p, int status);
 void hxb_tx_err_rcvd(hxb_peer_t *p, uint32_t seq, uint32_t status);
 int  hxb_tx_get_resp(hxb_peer_t *p, const hxb_get_req_ext_t *req);
+/* responder side: do an ATOMIC frame's operation, answer a fetch */
+void hxb_tx_atomic(hxb_peer_t *p, const hxb_hdr_t *h);
 void hxb_tx_send_unseq(hxb_peer_t *p, int rail, unsigned kind, const void *ext,
                        size_t ext_len);
 int  hxb_tx_pick_rail(hxb_peer_t *p, int avoid);

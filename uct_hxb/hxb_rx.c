@@ -196,6 +196,9 @@ static void rx_unordered(hxb_peer_t *p, hxb_hdr_t *h)
     case HXB_K_GET_REQ:
         hxb_tx_get_resp(p, (hxb_get_req_ext_t *)(h + 1));
         break;
+    case HXB_K_ATOMIC:
+        hxb_tx_atomic(p, h);
+        break;
     case HXB_K_GET_RESP: {
         hxb_get_resp_ext_t *ext = (hxb_get_resp_ext_t *)(h + 1);
         hxb_get_t *g = &e->gets[ext->get_id % HXB_MAX_GETS];

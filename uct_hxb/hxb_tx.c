@@ -279,6 +279,7 @@ static hxb_txslot_t *slot_new(hxb_peer_t *p, unsigned kind, unsigned flags,
     s->comp = NULL;
     s->owner = NULL;
     s->user = 0;
+    s->opid = ++p->e->op_serial;   /* its own operation, unless told */
     return s;
 }
 
@@ -376,15 +377,24 @@ static void tx_fill(hxb_peer_t *p)
             s = slot_new(p, HXB_K_GET_REQ, 0, &ext, sizeof(ext), 0);
             break;
         }
+        case OP_ATOMIC:
+            chunk = 0;                 /* the request carries no data */
+            s = slot_new(p, HXB_K_ATOMIC, 0, op->hdr, op->hdr_len, 0);
+            break;
         case OP_GET_RESP: {
             hxb_get_resp_ext_t ext = {.get_id = op->get_id,
                                       .offset = (uint32_t)op->off,
                                       .status = op->status};
             chunk = op->len - op->off < frag ? op->len - op->off : frag;
             s = slot_new(p, HXB_K_GET_RESP, 0, &ext, sizeof(ext), chunk);
-            s->data = op_cursor(op);
-            s->data_len = (uint32_t)chunk;
-            s->region = op->rkey;
+            if (op->hdr_len) {         /* an atomic's old value: kept here */
+                memcpy(s->inl, op->hdr, chunk);
+                s->inl_len = (uint16_t)chunk;
+            } else {
+                s->data = op_cursor(op);
+                s->data_len = (uint32_t)chunk;
+                s->region = op->rkey;
+            }
             p->resp_end = p->tx_next;
             break;
         }
@@ -408,6 +418,9 @@ static void tx_fill(hxb_peer_t *p)
             break;
         default:
             return;
+        }
+        if (s) {
+            s->opid = op->opid;
         }
         op->off += chunk;
         if (op->off >= op->len) {
@@ -937,11 +950,15 @@ void hxb_tx_err_rcvd(hxb_peer_t *p, uint32_t seq, uint32_t status)
         return;
     }
     /* mark the operation's last frame (the one holding its completion);
-     * an operation without completion (put_short, put_bcopy) reports
-     * through the next flush, never through another operation */
+     * an operation without completion (put_short, put_bcopy, posted
+     * atomics) reports through the next flush, never through another
+     * operation: frames of others may sit between its own (frames by
+     * copy are numbered at once, beside a zero-copy op being cut) */
+    uint32_t id = SLOT(p, seq)->opid;
+
     for (s = seq; s != p->tx_next; s++) {
         hxb_txslot_t *t = SLOT(p, s);
-        if (t->last) {
+        if (t->opid == id && t->last) {
             if (t->comp) {
                 t->err = (uint8_t)status;
             } else if (!p->err_pending) {
@@ -1261,6 +1278,7 @@ static hxb_op_t *op_new(hxb_peer_t *p, int kind)
     memset(op, 0, offsetof(hxb_op_t, hdr));
     op->kind = kind;
     op->owner = p->owner;
+    op->opid = ++e->op_serial;
     return op;
 }
 
@@ -1326,15 +1344,15 @@ static void op_enqueue(hxb_peer_t *p, hxb_op_t *op)
         tx_kick(p);
         return;
     }
-    if (op->kind == OP_GET_REQ) {
+    if (op->kind == OP_GET_REQ || op->kind == OP_ATOMIC) {
         /* one frame, unordered against PUTs and AMs (a fence waits at the
          * endpoint): it goes ahead of queued bulk data, after the operation
-         * being cut and the reads already ahead */
+         * being cut and the reads and atomics already ahead */
         at = &p->q[HXB_Q_OPS].head;
-        if (*at && ((*at)->off || ((*at)->status & 1))) {
+        if (*at && (*at)->kind != OP_ATOMIC && ((*at)->off || ((*at)->status & 1))) {
             at = &(*at)->next;
         }
-        while (*at && (*at)->kind == OP_GET_REQ) {
+        while (*at && ((*at)->kind == OP_GET_REQ || (*at)->kind == OP_ATOMIC)) {
             at = &(*at)->next;
         }
         op->next = *at;
@@ -1416,14 +1434,26 @@ static int am_bundle(hxb_peer_t *p, unsigned am_id, const struct iovec *iov,
  * A lone message - a protocol reply, a rendezvous step - is pushed at once,
  * as before bundling: holding those back halved MPI's bidirectional
  * bandwidth (ob1 over btl hxb), for reasons not pinned down. */
-static void am_defer_or_push(hxb_peer_t *p)
+static void defer_or_push(hxb_peer_t *p, unsigned *last_pass)
 {
-    if (p->am_pass == p->e->pass) {
+    if (*last_pass == p->e->pass) {
         p->bundle_open = 1;   /* pushed by the engine's next pass */
     } else {
-        p->am_pass = p->e->pass;
+        *last_pass = p->e->pass;
         tx_kick(p);
     }
+}
+
+static void am_defer_or_push(hxb_peer_t *p)
+{
+    defer_or_push(p, &p->am_pass);
+}
+
+/* puts keep their own pass: a lone put must not make the next lone AM
+ * (a rendezvous step) wait for the next pass, nor the other way round */
+static void put_defer_or_push(hxb_peer_t *p)
+{
+    defer_or_push(p, &p->put_pass);
 }
 
 /* Append a short put to the newest frame if it is a PUT still waiting to
@@ -1494,6 +1524,7 @@ int hxb_put_short(hxb_peer_t *p, const void *data, size_t len, uint64_t raddr,
     if (len > HXB_AM_INLINE || len > p->e->frag) {
         return -1;
     }
+    p->e->stats.put_copied++;
     if (put_bundle(p, data, len, raddr, rkey)) {
         return HXB_OK;
     }
@@ -1505,7 +1536,7 @@ int hxb_put_short(hxb_peer_t *p, const void *data, size_t len, uint64_t raddr,
     s->inl_len = (uint16_t)len;
     s->last = 1;          /* a refusal of it goes to the next flush */
     hxb_peer_activate(p);
-    am_defer_or_push(p);
+    put_defer_or_push(p);
     return HXB_OK;
 }
 
@@ -1530,6 +1561,7 @@ long hxb_put_bcopy(hxb_peer_t *p, hxb_pack_cb_t pack, void *arg, uint64_t raddr,
         return -1;
     }
     b->len = len;
+    e->stats.put_copied++;
     if (len <= HXB_BUNDLE_MAX && put_bundle(p, b->data, len, raddr, rkey)) {
         hxb_pool_put(&e->bpool, b);
         return (long)len;
@@ -1541,7 +1573,7 @@ long hxb_put_bcopy(hxb_peer_t *p, hxb_pack_cb_t pack, void *arg, uint64_t raddr,
     s->last = 1;
     hxb_peer_activate(p);
     if (len <= HXB_BUNDLE_MAX) {
-        am_defer_or_push(p);  /* small: later ones may join */
+        put_defer_or_push(p);  /* small: later ones may join */
     } else {
         tx_kick(p);
     }
@@ -1616,10 +1648,14 @@ long hxb_am_bcopy(hxb_peer_t *p, unsigned am_id, hxb_pack_cb_t pack, void *arg)
     ext.total = (uint32_t)len;
     do {
         unsigned fl = 0;
+        uint32_t opid = s ? s->opid : 0;
         chunk = len - off < frag ? len - off : frag;
         if (off == 0) fl |= HXB_F_AM_FIRST;
         if (off + chunk == len) fl |= HXB_F_AM_LAST;
         s = slot_new(p, HXB_K_AM, fl, &ext, sizeof(ext), chunk);
+        if (opid) {
+            s->opid = opid;         /* one message, one operation */
+        }
         s->data = b->data + off;
         s->data_len = (uint32_t)chunk;
         off += chunk;
@@ -1681,13 +1717,37 @@ int hxb_put(hxb_peer_t *p, const void *data, size_t len, uint64_t raddr,
     return HXB_INPROGRESS;
 }
 
+/* a free entry of the reads table for len bytes to data; NULL if full */
+static hxb_get_t *get_entry(hxb_peer_t *p, void *data, size_t len, void *comp)
+{
+    hxb_engine_t *e = p->e;
+    hxb_get_t *g;
+    unsigned i;
+
+    for (i = 0; i < HXB_MAX_GETS; i++) {
+        unsigned k = (e->get_gen + i) % HXB_MAX_GETS;
+        if (!e->gets[k].peer) {
+            g = &e->gets[k];
+            e->get_gen++;
+            g->id = k | ((e->get_gen & 0x3fffff) << 10);
+            g->peer = p;
+            g->buf = data;
+            g->len = len;
+            g->got = 0;
+            g->comp = comp;
+            g->owner = p->owner;
+            g->status = 0;
+            return g;
+        }
+    }
+    return NULL;
+}
+
 int hxb_get(hxb_peer_t *p, void *data, size_t len, uint64_t raddr, uint64_t rkey,
             void *comp)
 {
-    hxb_engine_t *e = p->e;
     hxb_get_t *g = NULL;
     hxb_op_t *op;
-    unsigned i;
 
     if (p->failed) {
         return -HXB_E_PEER;
@@ -1698,25 +1758,12 @@ int hxb_get(hxb_peer_t *p, void *data, size_t len, uint64_t raddr, uint64_t rkey
     if (len > UINT32_MAX || p->nops >= HXB_MAX_OPS) {
         return len > UINT32_MAX ? -1 : HXB_EAGAIN;
     }
-    for (i = 0; i < HXB_MAX_GETS; i++) {
-        unsigned k = (e->get_gen + i) % HXB_MAX_GETS;
-        if (!e->gets[k].peer) {
-            g = &e->gets[k];
-            e->get_gen++;
-            g->id = k | ((e->get_gen & 0x3fffff) << 10);
-            break;
+    if (!(g = get_entry(p, data, len, comp)) || !(op = op_new(p, OP_GET_REQ))) {
+        if (g) {
+            g->peer = NULL;
         }
-    }
-    if (!g || !(op = op_new(p, OP_GET_REQ))) {
         return HXB_EAGAIN;
     }
-    g->peer = p;
-    g->buf = data;
-    g->len = len;
-    g->got = 0;
-    g->comp = comp;
-    g->owner = p->owner;
-    g->status = 0;
     op->raddr = raddr;
     op->rkey = rkey;
     op->len = len;
@@ -1724,6 +1771,109 @@ int hxb_get(hxb_peer_t *p, void *data, size_t len, uint64_t raddr, uint64_t rkey
     p->gets_pending++;
     op_enqueue(p, op);
     return HXB_INPROGRESS;
+}
+
+int hxb_atomic(hxb_peer_t *p, unsigned aop, unsigned size, uint64_t value,
+               uint64_t compare, uint64_t raddr, uint64_t rkey, void *result,
+               void *comp)
+{
+    hxb_atomic_ext_t ext = {.op = (uint8_t)aop, .size = (uint8_t)size,
+                            .fetch = result != NULL, .addr = raddr, .rkey = rkey,
+                            .value = value, .compare = compare};
+    hxb_get_t *g = NULL;
+    hxb_op_t *op;
+
+    if (p->failed) {
+        return -HXB_E_PEER;
+    }
+    if ((size != 4 && size != 8) || aop >= HXB_AOP_MAX ||
+        (!result && (aop == HXB_AOP_SWAP || aop == HXB_AOP_CSWAP))) {
+        return -1;
+    }
+    if (p->nops >= HXB_MAX_OPS) {
+        return HXB_EAGAIN;
+    }
+    /* a fetch is a read of the old value: its answer and every way it can
+     * end (failure, cancel, flush) are a GET's */
+    if ((result && !(g = get_entry(p, result, size, comp))) ||
+        !(op = op_new(p, OP_ATOMIC))) {
+        if (g) {
+            g->peer = NULL;
+        }
+        return HXB_EAGAIN;
+    }
+    if (g) {
+        ext.get_id = g->id;
+        op->get_id = g->id;
+        op->status = 1;
+        p->gets_pending++;
+    }
+    memcpy(op->hdr, &ext, sizeof(ext));
+    op->hdr_len = sizeof(ext);
+    op_enqueue(p, op);
+    return result ? HXB_INPROGRESS : HXB_OK;
+}
+
+/* the operation on the target, by this CPU: atomic against every other
+ * CPU's atomics on the same word (UCT_IFACE_FLAG_ATOMIC_CPU) */
+#define HXB_ATOMIC_DO(_t, _ptr, _x)                                           \
+    do {                                                                      \
+        _t *q = (_t *)(_ptr), v = (_t)(_x)->value, c = (_t)(_x)->compare;     \
+        switch ((_x)->op) {                                                   \
+        case HXB_AOP_ADD:  old = __atomic_fetch_add(q, v, __ATOMIC_SEQ_CST); break; \
+        case HXB_AOP_AND:  old = __atomic_fetch_and(q, v, __ATOMIC_SEQ_CST); break; \
+        case HXB_AOP_OR:   old = __atomic_fetch_or(q, v, __ATOMIC_SEQ_CST); break;  \
+        case HXB_AOP_XOR:  old = __atomic_fetch_xor(q, v, __ATOMIC_SEQ_CST); break; \
+        case HXB_AOP_SWAP: old = __atomic_exchange_n(q, v, __ATOMIC_SEQ_CST); break; \
+        default:                                                              \
+            __atomic_compare_exchange_n(q, &c, v, 0, __ATOMIC_SEQ_CST,        \
+                                        __ATOMIC_SEQ_CST);                    \
+            old = c;           /* the value found, swapped or not */         \
+        }                                                                     \
+    } while (0)
+
+void hxb_tx_atomic(hxb_peer_t *p, const hxb_hdr_t *h)
+{
+    hxb_engine_t *e = p->e;
+    hxb_atomic_ext_t x;
+    hxb_op_t *op;
+    uint64_t old = 0;
+    int refused;
+
+    memcpy(&x, h + 1, sizeof(x));
+    refused = (x.size != 4 && x.size != 8) || x.op >= HXB_AOP_MAX ||
+              (x.addr & (x.size - 1)) ||
+              (e->cb.mem_check && e->cb.mem_check(e->cb.arg, x.addr, x.rkey, x.size, 1));
+    if (refused) {
+        e->stats.drops[HXB_DROP_RKEY]++;
+    } else if (e->stats.atomics_done++, x.size == 4) {
+        uint32_t o32;
+        HXB_ATOMIC_DO(uint32_t, (uintptr_t)x.addr, &x);
+        o32 = (uint32_t)old;
+        old = o32;
+    } else {
+        HXB_ATOMIC_DO(uint64_t, (uintptr_t)x.addr, &x);
+    }
+    if (!x.fetch) {
+        if (refused) {         /* the sender's next flush reports it */
+            hxb_err_ext_t err = {.seq = h->seq, .status = HXB_E_RKEY};
+            hxb_tx_send_unseq(p, -1, HXB_K_ERR, &err, sizeof(err));
+        }
+        return;
+    }
+    if (!(op = op_new(p, OP_GET_RESP))) {
+        return;                 /* no memory: the reader fails on its timeout */
+    }
+    op->get_id = x.get_id;
+    if (refused) {
+        op->status = HXB_E_RKEY;
+        op->len = 0;
+    } else {
+        memcpy(op->hdr, &old, x.size);     /* little-endian: the low bytes */
+        op->hdr_len = x.size;
+        op->len = x.size;
+    }
+    op_enqueue(p, op);
 }
 
 /* responder side: answer a GET_REQ with GET_RESP frames from our memory */
@@ -1765,7 +1915,7 @@ static void tx_region_gone(hxb_peer_t *p, uint64_t rkey)
     uint32_t seq;
 
     for (op = p->q[HXB_Q_RESP].head; op; op = op->next) {
-        if (op->rkey == rkey && op->off < op->len) {
+        if (op->rkey == rkey && op->off < op->len && !op->hdr_len) {
             op->status = HXB_E_RKEY;
             op->len = op->off;         /* one data-less frame at the offset */
             p->e->stats.resp_revoked++;
@@ -1898,7 +2048,8 @@ void hxb_peer_cancel(hxb_peer_t *p, void *owner)
                 if (op->kind == OP_PUT) {
                     p->puts_framed++;  /* as if cut: flushes count on it */
                 }
-                if (op->kind == OP_GET_REQ) {
+                if (op->kind == OP_GET_REQ ||
+                    (op->kind == OP_ATOMIC && op->status)) {   /* a fetch */
                     hxb_get_t *g = &e->gets[op->get_id % HXB_MAX_GETS];
                     c = g->comp;       /* a read's completion is its entry's */
                     g->peer = NULL;

@@ -26,6 +26,7 @@ size_t hxb_ext_len(unsigned kind)
     case HXB_K_GET_REQ:  return sizeof(hxb_get_req_ext_t);
     case HXB_K_GET_RESP: return sizeof(hxb_get_resp_ext_t);
     case HXB_K_NOP:      return 0;
+    case HXB_K_ATOMIC:   return sizeof(hxb_atomic_ext_t);
     case HXB_K_ACK:      return sizeof(hxb_ack_ext_t);
     case HXB_K_ERR:      return sizeof(hxb_err_ext_t);
     case HXB_K_PING:
@@ -163,6 +164,7 @@ int hxb_frame_check(const void *frame, size_t size, uint64_t job_key)
             return HXB_DROP_LEN;
         }
     } else if (h->kind == HXB_K_GET_REQ || h->kind == HXB_K_NOP ||
+               h->kind == HXB_K_ATOMIC ||
                h->kind == HXB_K_ERR || h->kind == HXB_K_PING ||
                h->kind == HXB_K_PONG || h->kind == HXB_K_HELLO) {
         if (h->len != ext) {

@@ -18,6 +18,8 @@ enum hxb_kind {
     HXB_K_GET_REQ  = 3,  /* read request; answered by GET_RESP frames        */
     HXB_K_GET_RESP = 4,  /* read data, placed at its offset on arrival       */
     HXB_K_NOP      = 5,  /* sequenced filler (fence, keeps seq space dense)  */
+    HXB_K_ATOMIC   = 6,  /* atomic op on 4 or 8 bytes; a fetch is answered by
+                          * a GET_RESP carrying the old value              */
     HXB_K_ACK      = 16, /* cumulative + selective acknowledgement (unseq.)  */
     HXB_K_ERR      = 17, /* a sequenced frame was refused (bad rkey, ...)    */
     HXB_K_PING     = 18, /* rail liveness probe (unsequenced)                */
@@ -86,6 +88,23 @@ typedef struct __attribute__((packed)) hxb_get_resp_ext {
 } hxb_get_resp_ext_t;
 
 #define HXB_SACK_BITS 1024
+/* ATOMIC (PROTOCOL.md section 4) */
+enum {
+    HXB_AOP_ADD, HXB_AOP_AND, HXB_AOP_OR, HXB_AOP_XOR, HXB_AOP_SWAP, HXB_AOP_CSWAP,
+    HXB_AOP_MAX
+};
+typedef struct __attribute__((packed)) hxb_atomic_ext {
+    uint8_t  op;          /* HXB_AOP_*                                        */
+    uint8_t  size;        /* 4 or 8: the operand and the target's width       */
+    uint8_t  fetch;       /* 1: answer with the old value (GET_RESP, get_id) */
+    uint8_t  pad;
+    uint32_t get_id;      /* fetch: the requester's id for the answer         */
+    uint64_t addr;        /* target, aligned to size                          */
+    uint64_t rkey;
+    uint64_t value;       /* operand; CSWAP: the value swapped in             */
+    uint64_t compare;     /* CSWAP: the value expected                        */
+} hxb_atomic_ext_t;
+
 /* one short put inside a PUT bundle frame (HXB_F_AM_BUNDLE on a PUT) */
 typedef struct __attribute__((packed)) hxb_put_rec {
     uint64_t addr;        /* destination of the data that follows            */

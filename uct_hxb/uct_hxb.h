@@ -179,6 +179,22 @@ ssize_t uct_hxb_ep_put_bcopy(uct_ep_h tl_ep, uct_pack_callback_t pack_cb, void *
 ucs_status_t uct_hxb_ep_get_bcopy(uct_ep_h tl_ep, uct_unpack_callback_t unpack_cb,
                                   void *arg, size_t length, uint64_t remote_addr,
                                   uct_rkey_t rkey, uct_completion_t *comp);
+ucs_status_t uct_hxb_ep_atomic32_post(uct_ep_h tl_ep, unsigned opcode, uint32_t value,
+                                      uint64_t remote_addr, uct_rkey_t rkey);
+ucs_status_t uct_hxb_ep_atomic64_post(uct_ep_h tl_ep, unsigned opcode, uint64_t value,
+                                      uint64_t remote_addr, uct_rkey_t rkey);
+ucs_status_t uct_hxb_ep_atomic32_fetch(uct_ep_h tl_ep, unsigned opcode, uint32_t value,
+                                       uint32_t *result, uint64_t remote_addr,
+                                       uct_rkey_t rkey, uct_completion_t *comp);
+ucs_status_t uct_hxb_ep_atomic64_fetch(uct_ep_h tl_ep, unsigned opcode, uint64_t value,
+                                       uint64_t *result, uint64_t remote_addr,
+                                       uct_rkey_t rkey, uct_completion_t *comp);
+ucs_status_t uct_hxb_ep_atomic_cswap32(uct_ep_h tl_ep, uint32_t compare, uint32_t swap,
+                                       uint64_t remote_addr, uct_rkey_t rkey,
+                                       uint32_t *result, uct_completion_t *comp);
+ucs_status_t uct_hxb_ep_atomic_cswap64(uct_ep_h tl_ep, uint64_t compare, uint64_t swap,
+                                       uint64_t remote_addr, uct_rkey_t rkey,
+                                       uint64_t *result, uct_completion_t *comp);
 /* the bounce buffers of put/get by copy: one frame's payload each */
 ucs_status_t uct_hxb_bounce_init(uct_hxb_iface_t *iface, size_t size);
 ucs_status_t uct_hxb_ep_flush(uct_ep_h tl_ep, unsigned flags, uct_completion_t *comp);

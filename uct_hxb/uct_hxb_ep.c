@@ -23,6 +23,8 @@ static UCS_F_ALWAYS_INLINE ucs_status_t uct_hxb_status(long ret)
         return UCS_ERR_NO_RESOURCE;
     } else if (ret == -HXB_E_PEER) {
         return UCS_ERR_ENDPOINT_TIMEOUT;
+    } else if (ret == -HXB_E_RKEY) {
+        return UCS_ERR_INVALID_ADDR;     /* as a completion reports it */
     }
     return UCS_ERR_INVALID_PARAM;
 }
@@ -305,7 +307,12 @@ static ucs_status_t uct_hxb_ep_get_bcopy_nolock(uct_ep_h tl_ep,
     uct_hxb_bounce_t *b;
     int ret;
 
-    UCT_CHECK_LENGTH(length, 0, uct_hxb_ep_frag(ep), "get_bcopy");
+    /* not UCT_CHECK_LENGTH: that one is compiled out of release builds,
+     * and the bounce buffer is ours */
+    if (length > uct_hxb_ep_frag(ep)) {
+        ucs_error("hxb get_bcopy: length %zu > %zu", length, uct_hxb_ep_frag(ep));
+        return UCS_ERR_INVALID_PARAM;
+    }
     UCT_HXB_EP_CHECK(ep);
     if (length == 0) {
         unpack_cb(arg, NULL, 0);
@@ -324,6 +331,88 @@ static ucs_status_t uct_hxb_ep_get_bcopy_nolock(uct_ep_h tl_ep,
         ucs_mpool_put(b);
     }
     return uct_hxb_status(ret);
+}
+
+/* ---- atomics ----
+ * Done by the target's CPU when the ATOMIC frame arrives (PROTOCOL.md
+ * section 5), with the compiler's atomic builtins: atomic against every
+ * other CPU atomic on the word (UCT_IFACE_FLAG_ATOMIC_CPU), so UCP may mix
+ * them with shared-memory transports' atomics. Fetches complete when the
+ * old value has arrived; posts are done on return, a refusal goes to the
+ * next flush. UCT's opcodes are the wire's. */
+_Static_assert((int)UCT_ATOMIC_OP_ADD == HXB_AOP_ADD &&
+               (int)UCT_ATOMIC_OP_AND == HXB_AOP_AND &&
+               (int)UCT_ATOMIC_OP_OR == HXB_AOP_OR &&
+               (int)UCT_ATOMIC_OP_XOR == HXB_AOP_XOR &&
+               (int)UCT_ATOMIC_OP_SWAP == HXB_AOP_SWAP &&
+               (int)UCT_ATOMIC_OP_CSWAP == HXB_AOP_CSWAP,
+               "UCT's atomic opcodes are the wire's");
+
+static ucs_status_t uct_hxb_ep_atomic(uct_hxb_ep_t *ep, unsigned opcode, unsigned size,
+                                      uint64_t value, uint64_t compare,
+                                      uint64_t remote_addr, uct_rkey_t rkey,
+                                      void *result, uct_completion_t *comp)
+{
+    UCT_HXB_EP_CHECK(ep);
+    UCT_HXB_EP_OWN(ep);
+    return uct_hxb_status(hxb_atomic(ep->peer, opcode, size, value, compare,
+                                     remote_addr, rkey, result, comp));
+}
+
+static ucs_status_t uct_hxb_ep_atomic32_post_nolock(uct_ep_h tl_ep, unsigned opcode,
+                                                    uint32_t value, uint64_t remote_addr,
+                                                    uct_rkey_t rkey)
+{
+    UCT_CHECK_PARAM(opcode <= UCT_ATOMIC_OP_XOR, "atomic32_post: opcode %u", opcode);
+    return uct_hxb_ep_atomic(ucs_derived_of(tl_ep, uct_hxb_ep_t), opcode, 4, value, 0,
+                             remote_addr, rkey, NULL, NULL);
+}
+
+static ucs_status_t uct_hxb_ep_atomic64_post_nolock(uct_ep_h tl_ep, unsigned opcode,
+                                                    uint64_t value, uint64_t remote_addr,
+                                                    uct_rkey_t rkey)
+{
+    UCT_CHECK_PARAM(opcode <= UCT_ATOMIC_OP_XOR, "atomic64_post: opcode %u", opcode);
+    return uct_hxb_ep_atomic(ucs_derived_of(tl_ep, uct_hxb_ep_t), opcode, 8, value, 0,
+                             remote_addr, rkey, NULL, NULL);
+}
+
+static ucs_status_t uct_hxb_ep_atomic32_fetch_nolock(uct_ep_h tl_ep, unsigned opcode,
+                                                     uint32_t value, uint32_t *result,
+                                                     uint64_t remote_addr, uct_rkey_t rkey,
+                                                     uct_completion_t *comp)
+{
+    UCT_CHECK_PARAM(opcode <= UCT_ATOMIC_OP_SWAP, "atomic32_fetch: opcode %u", opcode);
+    return uct_hxb_ep_atomic(ucs_derived_of(tl_ep, uct_hxb_ep_t), opcode, 4, value, 0,
+                             remote_addr, rkey, result, comp);
+}
+
+static ucs_status_t uct_hxb_ep_atomic64_fetch_nolock(uct_ep_h tl_ep, unsigned opcode,
+                                                     uint64_t value, uint64_t *result,
+                                                     uint64_t remote_addr, uct_rkey_t rkey,
+                                                     uct_completion_t *comp)
+{
+    UCT_CHECK_PARAM(opcode <= UCT_ATOMIC_OP_SWAP, "atomic64_fetch: opcode %u", opcode);
+    return uct_hxb_ep_atomic(ucs_derived_of(tl_ep, uct_hxb_ep_t), opcode, 8, value, 0,
+                             remote_addr, rkey, result, comp);
+}
+
+static ucs_status_t uct_hxb_ep_atomic_cswap32_nolock(uct_ep_h tl_ep, uint32_t compare,
+                                                     uint32_t swap, uint64_t remote_addr,
+                                                     uct_rkey_t rkey, uint32_t *result,
+                                                     uct_completion_t *comp)
+{
+    return uct_hxb_ep_atomic(ucs_derived_of(tl_ep, uct_hxb_ep_t), UCT_ATOMIC_OP_CSWAP, 4,
+                             swap, compare, remote_addr, rkey, result, comp);
+}
+
+static ucs_status_t uct_hxb_ep_atomic_cswap64_nolock(uct_ep_h tl_ep, uint64_t compare,
+                                                     uint64_t swap, uint64_t remote_addr,
+                                                     uct_rkey_t rkey, uint64_t *result,
+                                                     uct_completion_t *comp)
+{
+    return uct_hxb_ep_atomic(ucs_derived_of(tl_ep, uct_hxb_ep_t), UCT_ATOMIC_OP_CSWAP, 8,
+                             swap, compare, remote_addr, rkey, result, comp);
 }
 
 static ucs_status_t uct_hxb_ep_flush_nolock(uct_ep_h tl_ep, unsigned flags, uct_completion_t *comp)
@@ -422,6 +511,28 @@ UCT_HXB_EP_LOCKED(ucs_status_t, get_bcopy,
                    size_t length, uint64_t remote_addr, uct_rkey_t rkey,
                    uct_completion_t *comp),
                   (tl_ep, unpack_cb, arg, length, remote_addr, rkey, comp))
+UCT_HXB_EP_LOCKED(ucs_status_t, atomic32_post,
+                  (uct_ep_h tl_ep, unsigned opcode, uint32_t value, uint64_t remote_addr,
+                   uct_rkey_t rkey), (tl_ep, opcode, value, remote_addr, rkey))
+UCT_HXB_EP_LOCKED(ucs_status_t, atomic64_post,
+                  (uct_ep_h tl_ep, unsigned opcode, uint64_t value, uint64_t remote_addr,
+                   uct_rkey_t rkey), (tl_ep, opcode, value, remote_addr, rkey))
+UCT_HXB_EP_LOCKED(ucs_status_t, atomic32_fetch,
+                  (uct_ep_h tl_ep, unsigned opcode, uint32_t value, uint32_t *result,
+                   uint64_t remote_addr, uct_rkey_t rkey, uct_completion_t *comp),
+                  (tl_ep, opcode, value, result, remote_addr, rkey, comp))
+UCT_HXB_EP_LOCKED(ucs_status_t, atomic64_fetch,
+                  (uct_ep_h tl_ep, unsigned opcode, uint64_t value, uint64_t *result,
+                   uint64_t remote_addr, uct_rkey_t rkey, uct_completion_t *comp),
+                  (tl_ep, opcode, value, result, remote_addr, rkey, comp))
+UCT_HXB_EP_LOCKED(ucs_status_t, atomic_cswap32,
+                  (uct_ep_h tl_ep, uint32_t compare, uint32_t swap, uint64_t remote_addr,
+                   uct_rkey_t rkey, uint32_t *result, uct_completion_t *comp),
+                  (tl_ep, compare, swap, remote_addr, rkey, result, comp))
+UCT_HXB_EP_LOCKED(ucs_status_t, atomic_cswap64,
+                  (uct_ep_h tl_ep, uint64_t compare, uint64_t swap, uint64_t remote_addr,
+                   uct_rkey_t rkey, uint64_t *result, uct_completion_t *comp),
+                  (tl_ep, compare, swap, remote_addr, rkey, result, comp))
 UCT_HXB_EP_LOCKED(ucs_status_t, flush,
                   (uct_ep_h tl_ep, unsigned flags, uct_completion_t *comp),
                   (tl_ep, flags, comp))

@@ -247,6 +247,7 @@ static ucs_status_t uct_hxb_iface_query(uct_iface_h tl_iface, uct_iface_attr_t *
                             UCT_IFACE_FLAG_PUT_ZCOPY |
                             UCT_IFACE_FLAG_GET_BCOPY |
                             UCT_IFACE_FLAG_GET_ZCOPY |
+                            UCT_IFACE_FLAG_ATOMIC_CPU |
                             UCT_IFACE_FLAG_PENDING |
                             UCT_IFACE_FLAG_CB_SYNC |
                             UCT_IFACE_FLAG_EP_CHECK |
@@ -265,7 +266,8 @@ static ucs_status_t uct_hxb_iface_query(uct_iface_h tl_iface, uct_iface_attr_t *
     attr->cap.am.max_iov         = 1;
 
     attr->cap.put.max_short       = HXB_AM_INLINE;
-    attr->cap.put.max_bcopy       = frag;
+    /* packed into a bcopy buffer of MAX_AM bytes (hxb_put_bcopy) */
+    attr->cap.put.max_bcopy       = ucs_min(frag, cfg->max_msg);
     attr->cap.put.min_zcopy       = 0;
     attr->cap.put.max_zcopy       = 1ul << 30;
     attr->cap.put.opt_zcopy_align = 1;
@@ -279,6 +281,12 @@ static ucs_status_t uct_hxb_iface_query(uct_iface_h tl_iface, uct_iface_attr_t *
     attr->cap.get.opt_zcopy_align = 1;
     attr->cap.get.align_mtu       = frag;
     attr->cap.get.max_iov         = 1;
+
+    attr->cap.atomic32.op_flags   = UCS_BIT(UCT_ATOMIC_OP_ADD) | UCS_BIT(UCT_ATOMIC_OP_AND) |
+                                    UCS_BIT(UCT_ATOMIC_OP_OR) | UCS_BIT(UCT_ATOMIC_OP_XOR);
+    attr->cap.atomic32.fop_flags  = attr->cap.atomic32.op_flags |
+                                    UCS_BIT(UCT_ATOMIC_OP_SWAP) | UCS_BIT(UCT_ATOMIC_OP_CSWAP);
+    attr->cap.atomic64            = attr->cap.atomic32;
 
     /* one syscall each way and a poll loop: ~10 us on kernel sockets */
     attr->latency             = ucs_linear_func_make(10e-6, 0);
@@ -614,6 +622,12 @@ static uct_iface_ops_t uct_hxb_iface_ops = {
     .ep_put_zcopy             = uct_hxb_ep_put_zcopy,
     .ep_get_bcopy             = uct_hxb_ep_get_bcopy,
     .ep_get_zcopy             = uct_hxb_ep_get_zcopy,
+    .ep_atomic_cswap64        = uct_hxb_ep_atomic_cswap64,
+    .ep_atomic_cswap32        = uct_hxb_ep_atomic_cswap32,
+    .ep_atomic32_post         = uct_hxb_ep_atomic32_post,
+    .ep_atomic64_post         = uct_hxb_ep_atomic64_post,
+    .ep_atomic32_fetch        = uct_hxb_ep_atomic32_fetch,
+    .ep_atomic64_fetch        = uct_hxb_ep_atomic64_fetch,
     .ep_pending_add           = uct_hxb_ep_pending_add,
     .ep_pending_purge         = uct_hxb_ep_pending_purge,
     .ep_flush                 = uct_hxb_ep_flush,
@@ -985,14 +999,14 @@ static void uct_hxb_iface_print_stats(uct_hxb_iface_t *iface)
                  "hxb stats node %u proc %u: tx_frames=%lu rx_frames=%lu "
                  "retransmits=%lu fast_retx=%lu rack_retx=%lu rto=%lu acks_sent=%lu "
                  "acks_rcvd=%lu am_delivered=%lu ooo_held=%lu peers_failed=%lu "
-                 "peers_reset=%lu busy_sent=%lu busy_rcvd=%lu busy_learned=%lu rail_failovers=%lu spurious=%lu am_bundled=%lu put_bundled=%lu rail_cuts=%lu cwnd_cuts=%lu cwnd_undos=%lu cc_delay_cuts=%lu "
+                 "peers_reset=%lu busy_sent=%lu busy_rcvd=%lu busy_learned=%lu rail_failovers=%lu spurious=%lu am_bundled=%lu put_bundled=%lu put_copied=%lu atomics_done=%lu rail_cuts=%lu cwnd_cuts=%lu cwnd_undos=%lu cc_delay_cuts=%lu "
                  "resp_revoked=%lu invalidations=%lu sleeps=%lu sleeps_timed=%lu drops:",
                  iface->dev_addr.node, ntohs(iface->iface_addr.proc),
                  st->tx_frames, st->rx_frames, st->retransmits, st->fast_retx, st->rack_retx,
                  st->rto_fired, st->acks_sent, st->acks_rcvd, st->am_delivered,
                  st->ooo_held, st->peers_failed, st->peers_reset,
                  st->busy_sent, st->busy_rcvd, st->busy_learned,
-                 st->rail_failovers, st->spurious, st->am_bundled, st->put_bundled, st->rail_cuts,
+                 st->rail_failovers, st->spurious, st->am_bundled, st->put_bundled, st->put_copied, st->atomics_done, st->rail_cuts,
                  st->cwnd_cuts, st->cwnd_undos, st->cc_delay_cuts, st->resp_revoked,
                  iface->md->invalidations, iface->sleeps, iface->sleeps_timed);
     for (i = 0; (i < HXB_DROP_MAX) && (n < (int)sizeof(buf)); i++) {

@@ -52,7 +52,7 @@ static void verify(const char *what, const void *buf, size_t len, unsigned seed)
     const uint8_t *p = buf;
     size_t i;
 
-    checks++;
+    checks += len > 0;    /* an empty message proves nothing */
     for (i = 0; i < len; i++) {
         if (p[i] != pattern(i, seed)) {
             FAIL("%s: %zu bytes: byte %zu is 0x%02x, expected 0x%02x", what, len, i,
@@ -187,7 +187,8 @@ static void check_pscw(MPI_Win win, uint8_t *base, uint8_t *local, size_t max)
     int peer = rank ^ 1;
     size_t n = max / 2;
 
-    if (peer >= nprocs) {
+    if (peer >= nprocs) {       /* odd one out: only the barrier */
+        MPI_Barrier(MPI_COMM_WORLD);
         return;
     }
     MPI_Comm_group(MPI_COMM_WORLD, &world);
@@ -200,6 +201,7 @@ static void check_pscw(MPI_Win win, uint8_t *base, uint8_t *local, size_t max)
         verify("pscw put", base, n, 78);
     } else {
         fill(local, n, 78);
+        memset(local + n, 0, n);
         MPI_Win_start(peer_group, 0, win);
         MPI_Put(local, (int)n, MPI_BYTE, peer, 0, (int)n, MPI_BYTE, win);
         MPI_Get(local + n, (int)n, MPI_BYTE, peer, (MPI_Aint)n, (int)n, MPI_BYTE, win);
@@ -266,8 +268,8 @@ static void check_passive(MPI_Win win, uint8_t *base, uint8_t *local, size_t max
 /* atomics on rank 0's window: a shared counter, compare-and-swap, get_accumulate */
 static void check_atomics(MPI_Win win, uint8_t *base)
 {
-    const int rounds = 50;
-    int64_t one = 1, old, got, cmp, mine, zero = 0;
+    enum { rounds = 50 };
+    int64_t one = 1, old, got, cmp, mine, zero = 0, fetched[rounds], *all = NULL;
     int i, seen = 0;
 
     if (rank == 0) {
@@ -276,11 +278,8 @@ static void check_atomics(MPI_Win win, uint8_t *base)
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Win_lock_all(0, win);
     for (i = 0; i < rounds; i++) {
-        MPI_Fetch_and_op(&one, &old, MPI_INT64_T, 0, 0, MPI_SUM, win);
+        MPI_Fetch_and_op(&one, &fetched[i], MPI_INT64_T, 0, 0, MPI_SUM, win);
         MPI_Win_flush(0, win);
-        if (old < 0 || old >= (int64_t)rounds * nprocs) {
-            FAIL("fetch_and_op: fetched %lld", (long long)old);
-        }
     }
     /* each rank claims slot 1 once if free (0 -> rank+1); exactly one wins */
     mine = rank + 1;
@@ -294,7 +293,39 @@ static void check_atomics(MPI_Win win, uint8_t *base)
     MPI_Win_flush(0, win);
     MPI_Win_unlock_all(win);
     MPI_Allreduce(MPI_IN_PLACE, &seen, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    checks += 3;
+    checks += 5;
+    /* every value the counters went through was fetched exactly once:
+     * 0 .. rounds*nprocs-1 by Fetch_and_op, 0 .. nprocs-1 by Get_accumulate */
+    if (rank == 0) {
+        all = malloc(sizeof(*all) * (size_t)(rounds + 1) * (size_t)nprocs);
+    }
+    MPI_Gather(fetched, rounds, MPI_INT64_T, all, rounds, MPI_INT64_T, 0, MPI_COMM_WORLD);
+    MPI_Gather(&old, 1, MPI_INT64_T, rank == 0 ? all + (size_t)rounds * nprocs : NULL, 1,
+               MPI_INT64_T, 0, MPI_COMM_WORLD);
+    if (rank == 0) {
+        uint8_t *hit = calloc((size_t)rounds * nprocs, 1);
+        int64_t *ga = all + (size_t)rounds * nprocs;
+
+        for (i = 0; i < rounds * nprocs; i++) {
+            if (all[i] < 0 || all[i] >= (int64_t)rounds * nprocs || hit[all[i]]) {
+                FAIL("fetch_and_op: value %lld fetched twice or out of range",
+                     (long long)all[i]);
+                break;
+            }
+            hit[all[i]] = 1;
+        }
+        memset(hit, 0, (size_t)nprocs);
+        for (i = 0; i < nprocs; i++) {
+            if (ga[i] < 0 || ga[i] >= nprocs || hit[ga[i]]) {
+                FAIL("get_accumulate: value %lld fetched twice or out of range",
+                     (long long)ga[i]);
+                break;
+            }
+            hit[ga[i]] = 1;
+        }
+        free(hit);
+        free(all);
+    }
     if (seen != 1) {
         FAIL("compare_and_swap: %d ranks won the slot, expected 1", seen);
     }
@@ -332,6 +363,7 @@ static void check_dynamic(size_t max)
         MPI_Get_address(buf, &addr);
     }
     MPI_Bcast(&addr, 1, MPI_AINT, 0, MPI_COMM_WORLD);
+    memset(local, 0, n ? n : 1);
     MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
     MPI_Get(local, (int)n, MPI_BYTE, 0, addr, (int)n, MPI_BYTE, win);
     MPI_Win_unlock(0, win);

@@ -1,10 +1,11 @@
 #!/bin/bash
 # Real UCX clients over hxb between two testbed nodes (2 raw rails):
 # ucx_perftest UCT tests (am_lat, am_bw bcopy/zcopy, put_lat short/bcopy,
-# put_bw zcopy, get bcopy/zcopy) with -x hxb and UCP tests (tag_lat, tag_bw
-# eager and rendezvous, stream_bw, ucp_put_lat, ucp_put_bw, ucp_get) with
-# UCX_TLS=hxb,self; UCP's RMA must run on hxb's own put/get (an "rma" lane),
-# not emulated by active messages. Each must complete and report its figures. Then UCP
+# put_bw zcopy, get bcopy/zcopy, fadd, cswap, add_mr) with -x hxb and UCP tests (tag_lat, tag_bw
+# eager and rendezvous, stream_bw, ucp_put_lat, ucp_put_bw, ucp_get,
+# ucp_fadd, ucp_cswap) with UCX_TLS=hxb,self; UCP's RMA and atomics must run
+# on hxb's own put/get and atomics ("rma" and "amo" lanes), not emulated by
+# active messages. Each must complete and report its figures. Then UCP
 # with peer error handling must still use the GET rendezvous (verified data).
 TNAME=t10
 . "$(dirname "$0")/lib.sh"
@@ -46,6 +47,16 @@ EXTRA_ENV=UCX_LOG_LEVEL=info perf ucp_put_lat -t ucp_put_lat -n 20000
 grep -q "rma(hxb/hxb0)" "$LOG/ucp_put_lat.cli" ||
     fail "ucp_put_lat: UCP did not put its RMA lane on hxb: $(grep -h -o 'ep_cfg.*' "$LOG/ucp_put_lat.cli" | tr '\n' ' ')"
 perf ucp_get      -t ucp_get -s 8192 -n 20000
+# atomics: UCT's (fetch-add, compare-and-swap, posted add) and UCP's, which
+# must use hxb's own atomics, not active messages
+perf fadd         -t fadd -x hxb -d hxb0 -n 20000
+perf cswap        -t cswap -x hxb -d hxb0 -n 20000
+perf add_mr       -t add_mr -x hxb -d hxb0 -n 100000
+perf ucp_fadd     -t ucp_fadd -n 20000
+# emulated, each of the 20000 would be an active message to the server
+[ "$(stat "$LOG/ucp_fadd.srv" am_delivered)" -lt 1000 ] ||
+    fail "ucp_fadd: UCP emulated its atomics with active messages ($(stat "$LOG/ucp_fadd.srv" am_delivered) AMs)"
+perf ucp_cswap    -t ucp_cswap -n 20000
 
 # UCP with peer error handling (hxb-ucp-test's default) keeps the zero-copy
 # GET rendezvous: it needs an md that can invalidate memory, else UCP 1.13

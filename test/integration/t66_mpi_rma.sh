@@ -8,9 +8,10 @@
 #    BTL with atomics: without --mca osc, MPI_Win_create fails with
 #    MPI_ERR_WIN over btl tcp and btl hxb alike);
 #  - pml ucx with UCX_TLS=hxb,self,sm: osc ucx, its own UCP context beside
-#    pml ucx's, whose RMA lane must be hxb's own put/get ("rma(hxb/hxb0)"),
-#    not active messages, and no shared memory between the nodes (the
-#    testbed gives each node its own IPC namespace);
+#    pml ucx's, whose RMA and atomic lanes must be hxb's own put/get and
+#    atomics ("rma(hxb/hxb0) amo(hxb/hxb0)"), not active messages, and no
+#    shared memory between the nodes (the testbed gives each node its own
+#    IPC namespace);
 #  - both again under 1 % loss on every rail.
 # Each run must move the windows' bytes over the rails: at least 16 MB
 # received, summed over every process's rails.
@@ -45,12 +46,20 @@ ob1() {
 }
 ucx() {
     local name=$1; shift
+    local v
     mpi "$name" -np 2 --mca pml ucx --mca osc ucx --mca pml_ucx_tls any --mca pml_ucx_devices any \
         -x LD_PRELOAD="$HXB_LIB" -x UCX_TLS=hxb,self,sm -x UCX_HXB_TOPO="$TOPO" \
         -x UCX_HXB_JOB_KEY=$KEY -x UCX_HXB_PRINT_STATS=y -x UCX_LOG_LEVEL=info \
         "$top/hxb-mpi-rma" "$@"
-    grep -q "rma(hxb/hxb0)" "$LOG/$name" ||
-        fail "$name: osc ucx's RMA lane is not hxb: $(grep -h -o 'ep_cfg.*' "$LOG/$name" | sort -u | tr '\n' ' ')"
+    # and the paths by copy and the atomics ran
+    local copied=0 atomics=0
+    for v in $(grep -o ' put_copied=[0-9]*' "$LOG/$name" | cut -d= -f2); do copied=$((copied + v)); done
+    for v in $(grep -o ' atomics_done=[0-9]*' "$LOG/$name" | cut -d= -f2); do atomics=$((atomics + v)); done
+    [ "$copied" -gt 0 ] && [ "$atomics" -gt 0 ] ||
+        fail "$name: osc ucx made $copied puts by copy and $atomics atomics over hxb"
+    note "$name: $copied puts by copy, $atomics atomics"
+    grep -q "rma(hxb/hxb0) amo(hxb/hxb0)" "$LOG/$name" ||
+        fail "$name: osc ucx's RMA and atomic lanes are not hxb: $(grep -h -o 'ep_cfg.*' "$LOG/$name" | sort -u | tr '\n' ' ')"
 }
 
 ob1 ob1_pt2pt pt2pt

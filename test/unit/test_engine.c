@@ -1739,6 +1739,210 @@ START_TEST(test_put_bundles)
 }
 END_TEST
 
+/* Atomics under loss, duplication, reordering and corruption: each is
+ * done exactly once (2000 fetch-adds fetch 0..1999, each once), posted ones
+ * count through the flush, every operation code gives its defined result on
+ * both widths, and refusals (misaligned, outside the region, wrong key)
+ * change nothing and are reported: a fetch by its completion, a post by
+ * the next flush. */
+static uint64_t atomic_wait(unsigned aop, unsigned size, uint64_t value,
+                            uint64_t compare, size_t off, uint64_t rkey, int *status)
+{
+    comp_t c = {0};
+    uint64_t res = 0xdeadbeefdeadbeefull;
+    int r;
+
+    r = hxb_atomic(W.a.peer, aop, size, value, compare, (uintptr_t)W.b.region + off,
+                   rkey, &res, &c);
+    ck_assert_int_eq(r, HXB_INPROGRESS);
+    PUMP_UNTIL(c.count);
+    ck_assert_int_eq(c.count, 1);
+    *status = c.status;
+    return size == 4 ? (uint32_t)res : res;
+}
+
+START_TEST(test_atomics)
+{
+    enum { N = 2000, NPOST = 500 };
+    opts_t o = {.nrails = 4, .faults = FAULTS, .csum = 1, .region_len = 4096};
+    uint64_t *res = calloc(N, sizeof(*res)), v64;
+    uint32_t v32;
+    uint8_t *seen = calloc(N, 1);
+    comp_t *c = calloc(N, sizeof(*c)), fl = {0};
+    uint8_t *m;
+    int i, r, st;
+
+    o.faults.seed = 13;
+    world_init(&o);
+    m = W.b.region;
+    memset(m, 0, 64);
+    /* 64-bit fetch-add at 0, all in flight at once */
+    for (i = 0; i < N; i++) {
+        do {
+            r = hxb_atomic(W.a.peer, HXB_AOP_ADD, 8, 1, 0, (uintptr_t)m, RKEY_B,
+                           &res[i], &c[i]);
+        } while (r == HXB_EAGAIN && (pump_n(1), 1));
+        ck_assert_int_eq(r, HXB_INPROGRESS);
+    }
+    /* posted 32-bit adds at 8 */
+    for (i = 0; i < NPOST; i++) {
+        do {
+            r = hxb_atomic(W.a.peer, HXB_AOP_ADD, 4, 3, 0, (uintptr_t)m + 8, RKEY_B,
+                           NULL, NULL);
+        } while (r == HXB_EAGAIN && (pump_n(1), 1));
+        ck_assert_int_eq(r, HXB_OK);
+    }
+    ck_assert_int_eq(hxb_flush(W.a.peer, &fl), HXB_INPROGRESS);
+    PUMP_UNTIL(fl.count);
+    ck_assert_int_eq(fl.status, 0);
+    for (i = 0; i < N; i++) {
+        ck_assert_msg(c[i].count == 1 && c[i].status == 0, "fetch %d: %d times, status %d",
+                      i, c[i].count, c[i].status);
+        ck_assert_uint_lt(res[i], N);
+        ck_assert_msg(!seen[res[i]], "old value %lu fetched twice", (unsigned long)res[i]);
+        seen[res[i]] = 1;
+    }
+    memcpy(&v64, m, 8);
+    ck_assert_uint_eq(v64, N);
+    memcpy(&v32, m + 8, 4);
+    ck_assert_uint_eq(v32, 3 * NPOST);
+    ck_assert_uint_eq(m[12], 0);                       /* 32 bits wide, no more */
+    ck_assert_uint_gt(hxb_engine_stats(W.a.e)->retransmits, 0);
+    ck_assert_uint_gt(hxb_engine_stats(W.b.e)->drops[HXB_DROP_DUP], 0);
+
+    /* every operation, both widths, one at a time: known results */
+    v64 = 0xf0f0f0f0f0f0f0f0ull;
+    memcpy(m + 16, &v64, 8);
+    ck_assert_uint_eq(atomic_wait(HXB_AOP_AND, 8, 0xff00ff00ff00ff00ull, 0, 16, RKEY_B, &st),
+                      0xf0f0f0f0f0f0f0f0ull);
+    ck_assert_uint_eq(atomic_wait(HXB_AOP_OR, 8, 0x1, 0, 16, RKEY_B, &st),
+                      0xf000f000f000f000ull);
+    ck_assert_uint_eq(atomic_wait(HXB_AOP_XOR, 8, 0xffffffffffffffffull, 0, 16, RKEY_B, &st),
+                      0xf000f000f000f001ull);
+    ck_assert_uint_eq(atomic_wait(HXB_AOP_SWAP, 8, 42, 0, 16, RKEY_B, &st),
+                      0x0fff0fff0fff0ffeull);
+    ck_assert_uint_eq(atomic_wait(HXB_AOP_CSWAP, 8, 7, 41, 16, RKEY_B, &st), 42); /* no swap */
+    ck_assert_uint_eq(atomic_wait(HXB_AOP_CSWAP, 8, 7, 42, 16, RKEY_B, &st), 42); /* swap */
+    memcpy(&v64, m + 16, 8);
+    ck_assert_uint_eq(v64, 7);
+    ck_assert_int_eq(st, 0);
+    memset(m + 24, 0, 8);
+    m[28] = 0x5a;                                      /* beside the 32-bit word */
+    ck_assert_uint_eq(atomic_wait(HXB_AOP_ADD, 4, 0xffffffffu, 0, 24, RKEY_B, &st), 0);
+    ck_assert_uint_eq(atomic_wait(HXB_AOP_ADD, 4, 2, 0, 24, RKEY_B, &st), 0xffffffffu);
+    ck_assert_uint_eq(atomic_wait(HXB_AOP_CSWAP, 4, 9, 1, 24, RKEY_B, &st), 1);
+    ck_assert_uint_eq(atomic_wait(HXB_AOP_SWAP, 4, 5, 0, 24, RKEY_B, &st), 9);
+    memcpy(&v32, m + 24, 4);
+    ck_assert_uint_eq(v32, 5);
+    ck_assert_uint_eq(m[28], 0x5a);
+
+    /* refusals: misaligned, past the end, wrong key; nothing changes */
+    atomic_wait(HXB_AOP_ADD, 8, 1, 0, 4, RKEY_B, &st);
+    ck_assert_int_eq(st, HXB_E_RKEY);
+    atomic_wait(HXB_AOP_SWAP, 4, 1, 0, 4096, RKEY_B, &st);
+    ck_assert_int_eq(st, HXB_E_RKEY);
+    atomic_wait(HXB_AOP_ADD, 8, 1, 0, 0, RKEY_A, &st);
+    ck_assert_int_eq(st, HXB_E_RKEY);
+    memcpy(&v64, m, 8);
+    ck_assert_uint_eq(v64, N);
+    memset(&fl, 0, sizeof(fl));
+    ck_assert_int_eq(hxb_atomic(W.a.peer, HXB_AOP_ADD, 8, 1, 0, (uintptr_t)m + 1, RKEY_B,
+                                NULL, NULL), HXB_OK);
+    ck_assert_int_eq(hxb_flush(W.a.peer, &fl), HXB_INPROGRESS);
+    PUMP_UNTIL(fl.count);
+    ck_assert_int_eq(fl.status, HXB_E_RKEY);
+    memcpy(&v64, m, 8);
+    ck_assert_uint_eq(v64, N);
+    ck_assert(side_mem_intact_except(&W.b, 0, 64));
+    /* a post must not fetch: swap and cswap need a result */
+    ck_assert_int_lt(hxb_atomic(W.a.peer, HXB_AOP_SWAP, 8, 1, 0, (uintptr_t)m, RKEY_B,
+                                NULL, NULL), 0);
+    ck_assert_int_eq(W.a.peer_failed_calls, 0);
+    free(res);
+    free(seen);
+    free(c);
+}
+END_TEST
+
+/* a sequenced frame as B's seq-th, forged and pushed into A's rail */
+static void send_seq_from_b(unsigned kind, unsigned flags, uint32_t seq, const void *ext,
+                            size_t ext_len, const void *pl, size_t pl_len)
+{
+    uint8_t f[2048] = {0};
+    hxb_hdr_t *h = (hxb_hdr_t *)f;
+    hxb_raddr_t to = {0};
+    struct iovec iov = {f, sizeof(*h) + ext_len + pl_len};
+
+    h->version = HXB_VERSION;
+    h->kind = (uint8_t)kind;
+    h->flags = (uint8_t)(flags | HXB_F_SEQ);
+    h->hops = HXB_HOPS_MAX;
+    h->len = (uint16_t)(ext_len + pl_len);
+    h->job_key = KEY_A;
+    h->src_node = NODE_B;
+    h->src_proc = PROC_B;
+    h->dst_node = NODE_A;
+    h->dst_proc = PROC_A;
+    h->src_epoch = EPOCH_B;
+    h->dst_epoch = EPOCH_A;
+    h->seq = seq;
+    memcpy(h + 1, ext, ext_len);
+    memcpy(f + sizeof(*h) + ext_len, pl, pl_len);
+    ck_assert_int_eq(W.rb[0]->ops->send(W.rb[0], &to, &iov, 1), 0);
+    W.rb[0]->ops->flush(W.rb[0]);
+}
+
+/* PUT bundles that lie: a record running past the payload, a payload
+ * shorter than one record header, nothing at all. Nothing of a lying
+ * bundle is placed (not even its good first record); empty and zero-length
+ * records are harmless; an honest bundle lands. */
+START_TEST(test_put_bundle_malformed)
+{
+    opts_t o = {.nrails = 1, .csum = 0, .region_len = 4096};
+    hxb_put_ext_t ext = {0};
+    uint8_t pl[256], *m;
+    hxb_put_rec_t rec;
+    size_t n = 0;
+    uint64_t base, len0;
+
+    world_init(&o);
+    m = W.a.region;
+    base = (uintptr_t)m;
+    memset(m, 0, 64);
+    /* seq 0, honest: "abcd" at 0, an empty record at 8, "xyz" at 16 */
+    rec = (hxb_put_rec_t){.addr = base, .rkey = RKEY_A, .len = 4};
+    memcpy(pl + n, &rec, sizeof(rec)); n += sizeof(rec);
+    memcpy(pl + n, "abcd", 4); n += 4;
+    rec = (hxb_put_rec_t){.addr = base + 8, .rkey = RKEY_A, .len = 0};
+    memcpy(pl + n, &rec, sizeof(rec)); n += sizeof(rec);
+    rec = (hxb_put_rec_t){.addr = base + 16, .rkey = RKEY_A, .len = 3};
+    memcpy(pl + n, &rec, sizeof(rec)); n += sizeof(rec);
+    memcpy(pl + n, "xyz", 3); n += 3;
+    send_seq_from_b(HXB_K_PUT, HXB_F_AM_BUNDLE, 0, &ext, sizeof(ext), pl, n);
+    /* seq 1: a good record, then one claiming 100 bytes with 10 left */
+    n = 0;
+    rec = (hxb_put_rec_t){.addr = base + 32, .rkey = RKEY_A, .len = 4};
+    memcpy(pl + n, &rec, sizeof(rec)); n += sizeof(rec);
+    memcpy(pl + n, "EVIL", 4); n += 4;
+    rec = (hxb_put_rec_t){.addr = base + 40, .rkey = RKEY_A, .len = 100};
+    memcpy(pl + n, &rec, sizeof(rec)); n += sizeof(rec);
+    memset(pl + n, 'Z', 10); n += 10;
+    len0 = hxb_engine_stats(W.a.e)->drops[HXB_DROP_LEN];
+    send_seq_from_b(HXB_K_PUT, HXB_F_AM_BUNDLE, 1, &ext, sizeof(ext), pl, n);
+    /* seq 2: five bytes, less than a record header; seq 3: nothing */
+    send_seq_from_b(HXB_K_PUT, HXB_F_AM_BUNDLE, 2, &ext, sizeof(ext), pl, 5);
+    send_seq_from_b(HXB_K_PUT, HXB_F_AM_BUNDLE, 3, &ext, sizeof(ext), NULL, 0);
+    pump_n(200);
+    ck_assert(memcmp(m, "abcd", 4) == 0);
+    ck_assert(memcmp(m + 16, "xyz", 3) == 0);
+    ck_assert_uint_eq(m[32], 0);                       /* the lying bundle's good record */
+    ck_assert_uint_eq(m[40], 0);
+    ck_assert(side_mem_intact_except(&W.a, 0, 64));
+    ck_assert_uint_eq(hxb_engine_stats(W.a.e)->drops[HXB_DROP_LEN], len0 + 2);
+    ck_assert_uint_eq(hxb_engine_stats(W.a.e)->drops[HXB_DROP_RKEY], 0);
+}
+END_TEST
+
 /* ------------------------------------------------------------------ */
 /* (5) flush                                                          */
 
@@ -2436,6 +2640,8 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, test_put_get_bidirectional);
     tcase_add_test(tc, test_rkey_refused);
     tcase_add_test(tc, test_put_bundles);
+    tcase_add_test(tc, test_atomics);
+    tcase_add_test(tc, test_put_bundle_malformed);
     tcase_add_test(tc, test_region_gone_mid_read);
     tcase_add_test(tc, test_region_gone_other_rkey);
     tcase_add_test(tc, test_flush);

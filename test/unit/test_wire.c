@@ -214,9 +214,9 @@ START_TEST(test_unknown_kind)
         }
     }
     /* the known kinds are exactly the enum's */
-    ck_assert_int_eq(nbad, 256 - 10);
+    ck_assert_int_eq(nbad, 256 - 11);
     ck_assert_uint_eq(hxb_ext_len(0), (size_t)-1);
-    ck_assert_uint_eq(hxb_ext_len(6), (size_t)-1);
+    ck_assert_uint_eq(hxb_ext_len(7), (size_t)-1);
     ck_assert_uint_eq(hxb_ext_len(15), (size_t)-1);
     ck_assert_uint_eq(hxb_ext_len(HXB_K_MAX), (size_t)-1);
     ck_assert_uint_eq(hxb_ext_len(255), (size_t)-1);
@@ -253,6 +253,15 @@ START_TEST(test_lying_length)
     ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_LEN);
     n = build(buf, HXB_K_NOP, 0, NULL, 0, "x", 1);
     ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_LEN);
+    {
+        hxb_atomic_ext_t at = {.op = HXB_AOP_ADD, .size = 8, .addr = 8, .rkey = 2};
+        n = build(buf, HXB_K_ATOMIC, HXB_F_SEQ, &at, sizeof(at), NULL, 0);
+        ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_MAX);
+        n = build(buf, HXB_K_ATOMIC, HXB_F_SEQ, &at, sizeof(at), "x", 1);
+        ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_LEN);
+        n = build(buf, HXB_K_ATOMIC, HXB_F_SEQ, &at, sizeof(at) - 1, NULL, 0);
+        ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_LEN);
+    }
     n = build(buf, HXB_K_PING, 0, &gq, sizeof(hxb_ping_ext_t) + 1, NULL, 0);
     ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_LEN);
 }
