@@ -93,6 +93,7 @@ typedef struct hxb_engine_stats {
     uint64_t put_bundled;     /* short puts that rode in another put's frame */
     uint64_t put_copied;      /* puts by copy (put_short, put_bcopy) issued */
     uint64_t atomics_done;    /* atomic operations done on our memory      */
+    uint64_t atomic_bundled;  /* atomics that rode in another one's frame  */
     uint64_t rail_cuts;       /* rail windows halved after local refusals */
     uint64_t cwnd_cuts;       /* path windows halved after congestion losses */
     uint64_t cc_delay_cuts;   /* path windows shrunk for queueing delay   */

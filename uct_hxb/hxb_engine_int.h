@@ -51,7 +51,7 @@ enum { TX_FREE = 0, TX_QUEUED, TX_INFLIGHT, TX_SACKED };
 enum { RX_EMPTY = 0, RX_HELD, RX_DONE, RX_NOP };  /* RX_NOP: acts in order */
 /* OP_NOP: what is left of a cancelled AM cut in part: one NOP frame, which
  * ends the receiver's reassembly of it */
-enum { OP_AM_ZC = 1, OP_PUT, OP_GET_REQ, OP_GET_RESP, OP_FLUSH, OP_NOP, OP_ATOMIC };
+enum { OP_AM_ZC = 1, OP_PUT, OP_GET_REQ, OP_GET_RESP, OP_FLUSH, OP_NOP };
 /* A peer's operations wait in three queues, cut into frames one frame from
  * each in turn: ours (AMs, reads, flushes, in issue order: AMs keep their
  * order), our PUTs (so an AM - a rendezvous step, a FIN - never waits

@@ -377,10 +377,6 @@ static void tx_fill(hxb_peer_t *p)
             s = slot_new(p, HXB_K_GET_REQ, 0, &ext, sizeof(ext), 0);
             break;
         }
-        case OP_ATOMIC:
-            chunk = 0;                 /* the request carries no data */
-            s = slot_new(p, HXB_K_ATOMIC, 0, op->hdr, op->hdr_len, 0);
-            break;
         case OP_GET_RESP: {
             hxb_get_resp_ext_t ext = {.get_id = op->get_id,
                                       .offset = (uint32_t)op->off,
@@ -1344,15 +1340,15 @@ static void op_enqueue(hxb_peer_t *p, hxb_op_t *op)
         tx_kick(p);
         return;
     }
-    if (op->kind == OP_GET_REQ || op->kind == OP_ATOMIC) {
+    if (op->kind == OP_GET_REQ) {
         /* one frame, unordered against PUTs and AMs (a fence waits at the
          * endpoint): it goes ahead of queued bulk data, after the operation
-         * being cut and the reads and atomics already ahead */
+         * being cut and the reads already ahead */
         at = &p->q[HXB_Q_OPS].head;
-        if (*at && (*at)->kind != OP_ATOMIC && ((*at)->off || ((*at)->status & 1))) {
+        if (*at && ((*at)->off || ((*at)->status & 1))) {
             at = &(*at)->next;
         }
-        while (*at && ((*at)->kind == OP_GET_REQ || (*at)->kind == OP_ATOMIC)) {
+        while (*at && (*at)->kind == OP_GET_REQ) {
             at = &(*at)->next;
         }
         op->next = *at;
@@ -1773,6 +1769,38 @@ int hxb_get(hxb_peer_t *p, void *data, size_t len, uint64_t raddr, uint64_t rkey
     return HXB_INPROGRESS;
 }
 
+/* Append an atomic to the newest frame if it is an ATOMIC still waiting to
+ * be pushed: posted adds (UCP's ucp_atomic_add, SHMEM's) cost a frame each
+ * otherwise, about 4 us of host time here (220k/s). The extension is the
+ * first operation; the payload holds the others, whole extensions. */
+static int atomic_bundle(hxb_peer_t *p, const hxb_atomic_ext_t *x)
+{
+    hxb_engine_t *e = p->e;
+    hxb_txslot_t *s = SLOT(p, p->tx_next - 1);
+    hxb_hdr_t *h = (hxb_hdr_t *)s->hb;
+
+    if (!p->bundle_open || s->state != TX_QUEUED || h->kind != HXB_K_ATOMIC) {
+        return 0;
+    }
+    if (!s->buf) {
+        if (!(s->buf = hxb_pool_get(&e->bpool))) {
+            return 0;
+        }
+        s->buf->len = 0;
+        s->data = s->buf->data;
+        h->flags |= HXB_F_AM_BUNDLE;
+    }
+    if (s->buf->len + 2 * sizeof(*x) > e->frag || s->buf->len + sizeof(*x) > e->bpool.size) {
+        return 0;
+    }
+    memcpy(s->buf->data + s->buf->len, x, sizeof(*x));
+    s->buf->len += sizeof(*x);
+    s->data_len = (uint32_t)s->buf->len;
+    h->len = (uint16_t)(sizeof(*x) + s->buf->len);
+    e->stats.atomic_bundled++;
+    return 1;
+}
+
 int hxb_atomic(hxb_peer_t *p, unsigned aop, unsigned size, uint64_t value,
                uint64_t compare, uint64_t raddr, uint64_t rkey, void *result,
                void *comp)
@@ -1781,7 +1809,7 @@ int hxb_atomic(hxb_peer_t *p, unsigned aop, unsigned size, uint64_t value,
                             .fetch = result != NULL, .addr = raddr, .rkey = rkey,
                             .value = value, .compare = compare};
     hxb_get_t *g = NULL;
-    hxb_op_t *op;
+    hxb_txslot_t *s;
 
     if (p->failed) {
         return -HXB_E_PEER;
@@ -1790,27 +1818,29 @@ int hxb_atomic(hxb_peer_t *p, unsigned aop, unsigned size, uint64_t value,
         (!result && (aop == HXB_AOP_SWAP || aop == HXB_AOP_CSWAP))) {
         return -1;
     }
-    if (p->nops >= HXB_MAX_OPS) {
-        return HXB_EAGAIN;
-    }
     /* a fetch is a read of the old value: its answer and every way it can
      * end (failure, cancel, flush) are a GET's */
-    if ((result && !(g = get_entry(p, result, size, comp))) ||
-        !(op = op_new(p, OP_ATOMIC))) {
-        if (g) {
-            g->peer = NULL;
+    if (result) {
+        if (!(g = get_entry(p, result, size, comp))) {
+            return HXB_EAGAIN;
         }
-        return HXB_EAGAIN;
+        ext.get_id = g->id;
+    }
+    if (!atomic_bundle(p, &ext)) {
+        if (tx_room(p) == 0) {
+            if (g) {
+                g->peer = NULL;
+            }
+            return HXB_EAGAIN;
+        }
+        s = slot_new(p, HXB_K_ATOMIC, 0, &ext, sizeof(ext), 0);
+        s->last = 1;          /* a refused post goes to the next flush */
+        hxb_peer_activate(p);
+        put_defer_or_push(p);
     }
     if (g) {
-        ext.get_id = g->id;
-        op->get_id = g->id;
-        op->status = 1;
         p->gets_pending++;
     }
-    memcpy(op->hdr, &ext, sizeof(ext));
-    op->hdr_len = sizeof(ext);
-    op_enqueue(p, op);
     return result ? HXB_INPROGRESS : HXB_OK;
 }
 
@@ -1832,7 +1862,8 @@ int hxb_atomic(hxb_peer_t *p, unsigned aop, unsigned size, uint64_t value,
         }                                                                     \
     } while (0)
 
-void hxb_tx_atomic(hxb_peer_t *p, const hxb_hdr_t *h)
+/* one operation of an ATOMIC frame; returns 1 if a post was refused */
+static int tx_atomic_one(hxb_peer_t *p, const uint8_t *rec)
 {
     hxb_engine_t *e = p->e;
     hxb_atomic_ext_t x;
@@ -1840,7 +1871,7 @@ void hxb_tx_atomic(hxb_peer_t *p, const hxb_hdr_t *h)
     uint64_t old = 0;
     int refused;
 
-    memcpy(&x, h + 1, sizeof(x));
+    memcpy(&x, rec, sizeof(x));
     refused = (x.size != 4 && x.size != 8) || x.op >= HXB_AOP_MAX ||
               (x.addr & (x.size - 1)) ||
               (e->cb.mem_check && e->cb.mem_check(e->cb.arg, x.addr, x.rkey, x.size, 1));
@@ -1855,14 +1886,10 @@ void hxb_tx_atomic(hxb_peer_t *p, const hxb_hdr_t *h)
         HXB_ATOMIC_DO(uint64_t, (uintptr_t)x.addr, &x);
     }
     if (!x.fetch) {
-        if (refused) {         /* the sender's next flush reports it */
-            hxb_err_ext_t err = {.seq = h->seq, .status = HXB_E_RKEY};
-            hxb_tx_send_unseq(p, -1, HXB_K_ERR, &err, sizeof(err));
-        }
-        return;
+        return refused;
     }
     if (!(op = op_new(p, OP_GET_RESP))) {
-        return;                 /* no memory: the reader fails on its timeout */
+        return 0;               /* no memory: the reader fails on its timeout */
     }
     op->get_id = x.get_id;
     if (refused) {
@@ -1874,6 +1901,28 @@ void hxb_tx_atomic(hxb_peer_t *p, const hxb_hdr_t *h)
         op->len = x.size;
     }
     op_enqueue(p, op);
+    return 0;
+}
+
+void hxb_tx_atomic(hxb_peer_t *p, const hxb_hdr_t *h)
+{
+    const uint8_t *rec = (const uint8_t *)(h + 1);
+    size_t n = h->len / sizeof(hxb_atomic_ext_t), i;
+    int refused = 0;
+
+    /* one operation, or a bundle of whole ones (PROTOCOL.md section 5) */
+    if ((h->len % sizeof(hxb_atomic_ext_t)) ||
+        (n != 1 && !(h->flags & HXB_F_AM_BUNDLE))) {
+        p->e->stats.drops[HXB_DROP_LEN]++;
+        return;
+    }
+    for (i = 0; i < n; i++) {
+        refused |= tx_atomic_one(p, rec + i * sizeof(hxb_atomic_ext_t));
+    }
+    if (refused) {              /* the sender's next flush reports it */
+        hxb_err_ext_t err = {.seq = h->seq, .status = HXB_E_RKEY};
+        hxb_tx_send_unseq(p, -1, HXB_K_ERR, &err, sizeof(err));
+    }
 }
 
 /* responder side: answer a GET_REQ with GET_RESP frames from our memory */
@@ -2048,8 +2097,7 @@ void hxb_peer_cancel(hxb_peer_t *p, void *owner)
                 if (op->kind == OP_PUT) {
                     p->puts_framed++;  /* as if cut: flushes count on it */
                 }
-                if (op->kind == OP_GET_REQ ||
-                    (op->kind == OP_ATOMIC && op->status)) {   /* a fetch */
+                if (op->kind == OP_GET_REQ) {
                     hxb_get_t *g = &e->gets[op->get_id % HXB_MAX_GETS];
                     c = g->comp;       /* a read's completion is its entry's */
                     g->peer = NULL;

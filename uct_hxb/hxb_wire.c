@@ -164,7 +164,6 @@ int hxb_frame_check(const void *frame, size_t size, uint64_t job_key)
             return HXB_DROP_LEN;
         }
     } else if (h->kind == HXB_K_GET_REQ || h->kind == HXB_K_NOP ||
-               h->kind == HXB_K_ATOMIC ||
                h->kind == HXB_K_ERR || h->kind == HXB_K_PING ||
                h->kind == HXB_K_PONG || h->kind == HXB_K_HELLO) {
         if (h->len != ext) {

@@ -1776,13 +1776,18 @@ START_TEST(test_atomics)
     world_init(&o);
     m = W.b.region;
     memset(m, 0, 64);
-    /* 64-bit fetch-add at 0, all in flight at once */
+    /* 64-bit fetch-add at 0, many in flight at once: the first half a frame
+     * each (a progress pass between them), the second back to back, in
+     * bundles */
     for (i = 0; i < N; i++) {
         do {
             r = hxb_atomic(W.a.peer, HXB_AOP_ADD, 8, 1, 0, (uintptr_t)m, RKEY_B,
                            &res[i], &c[i]);
         } while (r == HXB_EAGAIN && (pump_n(1), 1));
         ck_assert_int_eq(r, HXB_INPROGRESS);
+        if (i < N / 2) {
+            pump_n(1);
+        }
     }
     /* posted 32-bit adds at 8 */
     for (i = 0; i < NPOST; i++) {
@@ -1806,6 +1811,7 @@ START_TEST(test_atomics)
     ck_assert_uint_eq(v64, N);
     memcpy(&v32, m + 8, 4);
     ck_assert_uint_eq(v32, 3 * NPOST);
+    ck_assert_uint_gt(hxb_engine_stats(W.a.e)->atomic_bundled, N / 4);   /* back to back */
     ck_assert_uint_eq(m[12], 0);                       /* 32 bits wide, no more */
     ck_assert_uint_gt(hxb_engine_stats(W.a.e)->retransmits, 0);
     ck_assert_uint_gt(hxb_engine_stats(W.b.e)->drops[HXB_DROP_DUP], 0);
@@ -1940,6 +1946,26 @@ START_TEST(test_put_bundle_malformed)
     ck_assert(side_mem_intact_except(&W.a, 0, 64));
     ck_assert_uint_eq(hxb_engine_stats(W.a.e)->drops[HXB_DROP_LEN], len0 + 2);
     ck_assert_uint_eq(hxb_engine_stats(W.a.e)->drops[HXB_DROP_RKEY], 0);
+
+    /* ATOMIC bundles: two adds without the flag, one and a half with it,
+     * then an honest pair; only the pair counts */
+    {
+        hxb_atomic_ext_t at[2] = {
+            {.op = HXB_AOP_ADD, .size = 8, .addr = base + 48, .rkey = RKEY_A, .value = 5},
+            {.op = HXB_AOP_ADD, .size = 8, .addr = base + 48, .rkey = RKEY_A, .value = 7}};
+        uint64_t v;
+
+        send_seq_from_b(HXB_K_ATOMIC, 0, 4, &at[0], sizeof(at[0]), &at[1], sizeof(at[1]));
+        send_seq_from_b(HXB_K_ATOMIC, HXB_F_AM_BUNDLE, 5, &at[0], sizeof(at[0]), &at[1],
+                        sizeof(at[1]) / 2);
+        send_seq_from_b(HXB_K_ATOMIC, HXB_F_AM_BUNDLE, 6, &at[0], sizeof(at[0]), &at[1],
+                        sizeof(at[1]));
+        pump_n(200);
+        memcpy(&v, m + 48, 8);
+        ck_assert_uint_eq(v, 12);
+        ck_assert_uint_eq(hxb_engine_stats(W.a.e)->drops[HXB_DROP_LEN], len0 + 4);
+        ck_assert_uint_eq(hxb_engine_stats(W.a.e)->atomics_done, 2);
+    }
 }
 END_TEST
 
