@@ -112,6 +112,8 @@ typedef struct hxb_op {           /* a long operation cut into frames later */
     uint32_t       status;
     uint32_t       put_mark;      /* OP_FLUSH: PUTs posted before it        */
     uint32_t       opid;          /* its frames' hxb_txslot_t.opid          */
+    uint8_t        err;           /* a frame already sent was refused: its
+                                   * last frame reports it (HXB_E_*)        */
     void          *comp;
     void          *owner;         /* hxb_peer_set_owner when it was issued  */
     uint16_t       hdr_len;

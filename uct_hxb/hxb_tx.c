@@ -423,6 +423,13 @@ static void tx_fill(hxb_peer_t *p)
             if (s) {
                 s->comp = op->comp;
                 s->last = 1;
+                if (op->err) {         /* an earlier frame was refused */
+                    if (s->comp) {
+                        s->err = op->err;
+                    } else if (!p->err_pending) {
+                        p->err_pending = op->err;
+                    }
+                }
             }
             q->head = op->next;
             if (!q->head) {
@@ -951,6 +958,8 @@ void hxb_tx_err_rcvd(hxb_peer_t *p, uint32_t seq, uint32_t status)
      * operation: frames of others may sit between its own (frames by
      * copy are numbered at once, beside a zero-copy op being cut) */
     uint32_t id = SLOT(p, seq)->opid;
+    hxb_op_t *op;
+    int i;
 
     for (s = seq; s != p->tx_next; s++) {
         hxb_txslot_t *t = SLOT(p, s);
@@ -960,7 +969,16 @@ void hxb_tx_err_rcvd(hxb_peer_t *p, uint32_t seq, uint32_t status)
             } else if (!p->err_pending) {
                 p->err_pending = status;
             }
-            break;
+            return;
+        }
+    }
+    /* its last frame is not cut yet: the operation is still queued */
+    for (i = 0; i < HXB_NQ; i++) {
+        for (op = p->q[i].head; op; op = op->next) {
+            if (op->opid == id) {
+                op->err = (uint8_t)status;
+                return;
+            }
         }
     }
 }
@@ -1779,7 +1797,13 @@ static int atomic_bundle(hxb_peer_t *p, const hxb_atomic_ext_t *x)
     hxb_txslot_t *s = SLOT(p, p->tx_next - 1);
     hxb_hdr_t *h = (hxb_hdr_t *)s->hb;
 
+    size_t have;
+
     if (!p->bundle_open || s->state != TX_QUEUED || h->kind != HXB_K_ATOMIC) {
+        return 0;
+    }
+    have = s->buf ? s->buf->len : 0;
+    if (have + 2 * sizeof(*x) > e->frag || have + sizeof(*x) > e->bpool.size) {
         return 0;
     }
     if (!s->buf) {
@@ -1789,9 +1813,6 @@ static int atomic_bundle(hxb_peer_t *p, const hxb_atomic_ext_t *x)
         s->buf->len = 0;
         s->data = s->buf->data;
         h->flags |= HXB_F_AM_BUNDLE;
-    }
-    if (s->buf->len + 2 * sizeof(*x) > e->frag || s->buf->len + sizeof(*x) > e->bpool.size) {
-        return 0;
     }
     memcpy(s->buf->data + s->buf->len, x, sizeof(*x));
     s->buf->len += sizeof(*x);
@@ -1826,20 +1847,20 @@ int hxb_atomic(hxb_peer_t *p, unsigned aop, unsigned size, uint64_t value,
         }
         ext.get_id = g->id;
     }
-    if (!atomic_bundle(p, &ext)) {
+    if (atomic_bundle(p, &ext)) {
+        p->gets_pending += g != NULL;
+    } else {
         if (tx_room(p) == 0) {
             if (g) {
                 g->peer = NULL;
             }
             return HXB_EAGAIN;
         }
+        p->gets_pending += g != NULL;   /* before the frame may leave */
         s = slot_new(p, HXB_K_ATOMIC, 0, &ext, sizeof(ext), 0);
         s->last = 1;          /* a refused post goes to the next flush */
         hxb_peer_activate(p);
         put_defer_or_push(p);
-    }
-    if (g) {
-        p->gets_pending++;
     }
     return result ? HXB_INPROGRESS : HXB_OK;
 }
@@ -1889,7 +1910,9 @@ static int tx_atomic_one(hxb_peer_t *p, const uint8_t *rec)
         return refused;
     }
     if (!(op = op_new(p, OP_GET_RESP))) {
-        return 0;               /* no memory: the reader fails on its timeout */
+        /* no memory: no answer, and the fetch waits for good (as a GET
+         * would); the operation itself was done */
+        return 0;
     }
     op->get_id = x.get_id;
     if (refused) {

@@ -363,7 +363,10 @@ static ucs_status_t uct_hxb_ep_atomic32_post_nolock(uct_ep_h tl_ep, unsigned opc
                                                     uint32_t value, uint64_t remote_addr,
                                                     uct_rkey_t rkey)
 {
-    UCT_CHECK_PARAM(opcode <= UCT_ATOMIC_OP_XOR, "atomic32_post: opcode %u", opcode);
+    if (opcode > UCT_ATOMIC_OP_XOR) {         /* not UCT_CHECK_PARAM: compiled out */
+        ucs_error("hxb atomic32_post: opcode %u unsupported", opcode);
+        return UCS_ERR_UNSUPPORTED;
+    }
     return uct_hxb_ep_atomic(ucs_derived_of(tl_ep, uct_hxb_ep_t), opcode, 4, value, 0,
                              remote_addr, rkey, NULL, NULL);
 }
@@ -372,7 +375,10 @@ static ucs_status_t uct_hxb_ep_atomic64_post_nolock(uct_ep_h tl_ep, unsigned opc
                                                     uint64_t value, uint64_t remote_addr,
                                                     uct_rkey_t rkey)
 {
-    UCT_CHECK_PARAM(opcode <= UCT_ATOMIC_OP_XOR, "atomic64_post: opcode %u", opcode);
+    if (opcode > UCT_ATOMIC_OP_XOR) {         /* not UCT_CHECK_PARAM: compiled out */
+        ucs_error("hxb atomic64_post: opcode %u unsupported", opcode);
+        return UCS_ERR_UNSUPPORTED;
+    }
     return uct_hxb_ep_atomic(ucs_derived_of(tl_ep, uct_hxb_ep_t), opcode, 8, value, 0,
                              remote_addr, rkey, NULL, NULL);
 }
@@ -382,7 +388,10 @@ static ucs_status_t uct_hxb_ep_atomic32_fetch_nolock(uct_ep_h tl_ep, unsigned op
                                                      uint64_t remote_addr, uct_rkey_t rkey,
                                                      uct_completion_t *comp)
 {
-    UCT_CHECK_PARAM(opcode <= UCT_ATOMIC_OP_SWAP, "atomic32_fetch: opcode %u", opcode);
+    if (opcode > UCT_ATOMIC_OP_SWAP) {         /* not UCT_CHECK_PARAM: compiled out */
+        ucs_error("hxb atomic32_fetch: opcode %u unsupported", opcode);
+        return UCS_ERR_UNSUPPORTED;
+    }
     return uct_hxb_ep_atomic(ucs_derived_of(tl_ep, uct_hxb_ep_t), opcode, 4, value, 0,
                              remote_addr, rkey, result, comp);
 }
@@ -392,7 +401,10 @@ static ucs_status_t uct_hxb_ep_atomic64_fetch_nolock(uct_ep_h tl_ep, unsigned op
                                                      uint64_t remote_addr, uct_rkey_t rkey,
                                                      uct_completion_t *comp)
 {
-    UCT_CHECK_PARAM(opcode <= UCT_ATOMIC_OP_SWAP, "atomic64_fetch: opcode %u", opcode);
+    if (opcode > UCT_ATOMIC_OP_SWAP) {         /* not UCT_CHECK_PARAM: compiled out */
+        ucs_error("hxb atomic64_fetch: opcode %u unsupported", opcode);
+        return UCS_ERR_UNSUPPORTED;
+    }
     return uct_hxb_ep_atomic(ucs_derived_of(tl_ep, uct_hxb_ep_t), opcode, 8, value, 0,
                              remote_addr, rkey, result, comp);
 }

@@ -1660,6 +1660,74 @@ START_TEST(test_rkey_refused)
 }
 END_TEST
 
+/* An ERR for an early frame of a long zero-copy put comes back before the
+ * put's last frame is even numbered (frames are cut a few at a time): the
+ * refusal must still reach that put's completion, and only it. A good
+ * put_short numbered between its frames is not charged with it. */
+START_TEST(test_err_before_last_frame)
+{
+    const size_t n = BIG;
+    opts_t o = {.nrails = 2, .csum = 1, .region_len = n};
+    uint8_t *src = malloc(n);
+    uint64_t base;
+    comp_t c = {0}, fl = {0};
+    int r, i;
+
+    world_init(&o);
+    base = (uintptr_t)W.b.region;
+    fill_pattern(src, n, 41);
+    /* starts 4 KiB before the region: its first frames are refused */
+    r = hxb_put(W.a.peer, src, n - 8192, base - 4096, RKEY_B, &c);
+    ck_assert_int_eq(r, HXB_INPROGRESS);
+    for (i = 0; i < 20; i++) {
+        pump_n(1);
+        ck_assert_int_eq(hxb_put_short(W.a.peer, src, 8, base + n - 8, RKEY_B), HXB_OK);
+    }
+    PUMP_UNTIL(c.count);
+    ck_assert_int_eq(c.count, 1);
+    ck_assert_int_eq(c.status, HXB_E_RKEY);
+    ck_assert_uint_gt(hxb_engine_stats(W.b.e)->drops[HXB_DROP_RKEY], 0);
+    /* the puts by copy were fine: the flush has nothing to report */
+    r = hxb_flush(W.a.peer, &fl);
+    if (r == HXB_INPROGRESS) {
+        PUMP_UNTIL(fl.count);
+        r = fl.status;
+    }
+    ck_assert_int_eq(r, HXB_OK);
+    free(src);
+}
+END_TEST
+
+/* Fetches in flight whose owner is cancelled complete once each with
+ * HXB_E_CANCEL, their results untouched even if the answers arrive, and
+ * leave nothing for a flush to wait on. */
+START_TEST(test_atomic_cancel)
+{
+    opts_t o = {.nrails = 2, .region_len = 4096};
+    comp_t c[3] = {{0}};
+    uint64_t res[3] = {7, 7, 7};
+    int owner, i;
+
+    world_init(&o);
+    hxb_peer_set_owner(W.a.peer, &owner);
+    for (i = 0; i < 3; i++) {
+        ck_assert_int_eq(hxb_atomic(W.a.peer, HXB_AOP_ADD, 8, 1, 0, (uintptr_t)W.b.region,
+                                    RKEY_B, &res[i], &c[i]), HXB_INPROGRESS);
+    }
+    hxb_peer_set_owner(W.a.peer, NULL);
+    pump_n(1);                      /* requests leave; answers may be on their way */
+    hxb_peer_cancel(W.a.peer, &owner);
+    pump_n(500);
+    for (i = 0; i < 3; i++) {
+        ck_assert_msg(c[i].count == 1, "fetch %d completed %d times", i, c[i].count);
+        ck_assert_int_eq(c[i].status, HXB_E_CANCEL);
+        ck_assert_uint_eq(res[i], 7);
+    }
+    PUMP_UNTIL(hxb_flush(W.a.peer, NULL) == HXB_OK);
+    ck_assert_int_eq(W.a.peer_failed_calls, 0);
+}
+END_TEST
+
 /* put_bcopy's packer in the tests: copies {src, len} */
 typedef struct put_piece {
     const uint8_t *src;
@@ -1842,12 +1910,15 @@ START_TEST(test_atomics)
     ck_assert_uint_eq(v32, 5);
     ck_assert_uint_eq(m[28], 0x5a);
 
-    /* refusals: misaligned, past the end, wrong key; nothing changes */
-    atomic_wait(HXB_AOP_ADD, 8, 1, 0, 4, RKEY_B, &st);
+    /* refusals: misaligned, past the end, wrong key; nothing changes, not
+     * even the caller's result */
+    ck_assert_uint_eq(atomic_wait(HXB_AOP_ADD, 8, 1, 0, 4, RKEY_B, &st),
+                      0xdeadbeefdeadbeefull);
     ck_assert_int_eq(st, HXB_E_RKEY);
-    atomic_wait(HXB_AOP_SWAP, 4, 1, 0, 4096, RKEY_B, &st);
+    ck_assert_uint_eq(atomic_wait(HXB_AOP_SWAP, 4, 1, 0, 4096, RKEY_B, &st), 0xdeadbeefu);
     ck_assert_int_eq(st, HXB_E_RKEY);
-    atomic_wait(HXB_AOP_ADD, 8, 1, 0, 0, RKEY_A, &st);
+    ck_assert_uint_eq(atomic_wait(HXB_AOP_ADD, 8, 1, 0, 0, RKEY_A, &st),
+                      0xdeadbeefdeadbeefull);
     ck_assert_int_eq(st, HXB_E_RKEY);
     memcpy(&v64, m, 8);
     ck_assert_uint_eq(v64, N);
@@ -2666,7 +2737,9 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, test_put_get_bidirectional);
     tcase_add_test(tc, test_rkey_refused);
     tcase_add_test(tc, test_put_bundles);
+    tcase_add_test(tc, test_err_before_last_frame);
     tcase_add_test(tc, test_atomics);
+    tcase_add_test(tc, test_atomic_cancel);
     tcase_add_test(tc, test_put_bundle_malformed);
     tcase_add_test(tc, test_region_gone_mid_read);
     tcase_add_test(tc, test_region_gone_other_rkey);
