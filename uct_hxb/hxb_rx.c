@@ -427,7 +427,8 @@ void hxb_rx_frame(hxb_peer_t *p, hxb_rail_t *rail, hxb_hdr_t *h, size_t size)
     rx_hold(p, rail, seq);
     rx_mark(p, h);
     if (seq != p->rx_next) {
-        if (h->kind == HXB_K_AM) {
+        if (h->kind == HXB_K_AM ||
+            (h->kind == HXB_K_PUT && (h->flags & HXB_F_ORDERED))) {
             /* an AM must wait for its turn: keep a copy, the rail's buffer
              * is reused as soon as we return */
             hxb_buf_t *b = hxb_pool_get(&e->rpool);
@@ -462,7 +463,12 @@ void hxb_rx_frame(hxb_peer_t *p, hxb_rail_t *rail, hxb_hdr_t *h, size_t size)
     p->rx_next++;
     while ((slot = RSLOT(p, p->rx_next))->state != RX_EMPTY) {
         if (slot->state == RX_HELD) {
-            rx_am(p, (hxb_hdr_t *)slot->buf->data);
+            hxb_hdr_t *held = (hxb_hdr_t *)slot->buf->data;
+            if (held->kind == HXB_K_AM) {
+                rx_am(p, held);
+            } else {
+                rx_unordered(p, held);      /* an ordered PUT */
+            }
             hxb_pool_put(&e->rpool, slot->buf);
             slot->buf = NULL;
         } else if (slot->state == RX_NOP) {

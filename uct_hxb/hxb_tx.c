@@ -362,7 +362,11 @@ static void tx_fill(hxb_peer_t *p)
         case OP_PUT: {
             hxb_put_ext_t ext = {.addr = op->raddr + op->off, .rkey = op->rkey};
             chunk = op->len - op->off < frag ? op->len - op->off : frag;
-            s = slot_new(p, HXB_K_PUT, 0, &ext, sizeof(ext), chunk);
+            /* a put of one frame is placed in order (ucx_perftest's put_bw
+             * waits for a sentinel every put overwrites); bulk puts land on
+             * arrival, striped, without holding buffers */
+            s = slot_new(p, HXB_K_PUT, op->len <= frag ? HXB_F_ORDERED : 0, &ext,
+                         sizeof(ext), chunk);
             s->data = op_cursor(op);
             s->data_len = (uint32_t)chunk;
             s->owner = op->owner;
@@ -1545,7 +1549,7 @@ int hxb_put_short(hxb_peer_t *p, const void *data, size_t len, uint64_t raddr,
     if (tx_room(p) == 0) {
         return HXB_EAGAIN;
     }
-    s = slot_new(p, HXB_K_PUT, 0, &ext, sizeof(ext), len);
+    s = slot_new(p, HXB_K_PUT, HXB_F_ORDERED, &ext, sizeof(ext), len);
     memcpy(s->inl, data, len);
     s->inl_len = (uint16_t)len;
     s->last = 1;          /* a refusal of it goes to the next flush */
@@ -1580,7 +1584,7 @@ long hxb_put_bcopy(hxb_peer_t *p, hxb_pack_cb_t pack, void *arg, uint64_t raddr,
         hxb_pool_put(&e->bpool, b);
         return (long)len;
     }
-    s = slot_new(p, HXB_K_PUT, 0, &ext, sizeof(ext), len);
+    s = slot_new(p, HXB_K_PUT, HXB_F_ORDERED, &ext, sizeof(ext), len);
     s->data = b->data;
     s->data_len = (uint32_t)len;
     s->buf = b;
@@ -2065,7 +2069,8 @@ static void slot_cancel(hxb_txslot_t *s)
 
     if (h->kind == HXB_K_AM || h->kind == HXB_K_PUT) {
         h->kind = HXB_K_NOP;
-        h->flags &= (uint8_t)~(HXB_F_AM_FIRST | HXB_F_AM_LAST | HXB_F_AM_BUNDLE);
+        h->flags &= (uint8_t)~(HXB_F_AM_FIRST | HXB_F_AM_LAST | HXB_F_AM_BUNDLE |
+                               HXB_F_ORDERED);
         h->len = 0;
         s->hb_len = (uint8_t)sizeof(*h);
         s->inl_len = 0;

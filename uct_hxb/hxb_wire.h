@@ -41,6 +41,8 @@ enum hxb_kind {
                                * + data (the extension's addr, rkey are 0)  */
 #define HXB_F_BUSY      0x04  /* the sender's caller does not progress: it
                                * lives but reads nothing until it does      */
+#define HXB_F_ORDERED   0x80  /* PUT: place in sequence order, not on arrival
+                               * (a put of one frame; puts by copy)         */
 
 typedef struct __attribute__((packed)) hxb_hdr {
     uint8_t  version;     /* HXB_VERSION                                     */

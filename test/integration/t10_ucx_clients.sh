@@ -1,7 +1,7 @@
 #!/bin/bash
 # Real UCX clients over hxb between two testbed nodes (2 raw rails):
 # ucx_perftest UCT tests (am_lat, am_bw bcopy/zcopy, put_lat short/bcopy,
-# put_bw zcopy, get bcopy/zcopy, fadd, cswap, add_mr) with -x hxb and UCP tests (tag_lat, tag_bw
+# put_bw short/bcopy/zcopy, get bcopy/zcopy, fadd, cswap, add_mr) with -x hxb and UCP tests (tag_lat, tag_bw
 # eager and rendezvous, stream_bw, ucp_put_lat, ucp_put_bw, ucp_get,
 # ucp_fadd, ucp_cswap) with UCX_TLS=hxb,self; UCP's RMA and atomics must run
 # on hxb's own put/get and atomics ("rma" and "amo" lanes), not emulated by
@@ -31,10 +31,12 @@ perf am_bw_zcopy  -t am_bw -x hxb -d hxb0 -D zcopy -s 60000 -n 5000
 perf put_lat_short -t put_lat -x hxb -d hxb0 -D short -s 8 -n 20000
 perf put_lat_bcopy -t put_lat -x hxb -d hxb0 -D bcopy -s 8192 -n 5000
 # put_bw's last put sets a sentinel in the byte every put writes, and its
-# receiver waits for it: it relies on puts landing in order, which UCT
-# promises only across a fence and hxb's striping does not give (an older
-# one-frame put can land after it and hang the test). 1 MiB puts are 118
-# frames apart, far beyond any reordering (DESIGN.md, Known limits).
+# receiver waits for it: it relies on puts landing in order. hxb places
+# one-frame puts in order (HXB_F_ORDERED); 1 MiB puts are 118 frames apart
+# (DESIGN.md, Known limits).
+perf put_bw_short -t put_bw -x hxb -d hxb0 -D short -s 8 -n 200000
+perf put_bw_bcopy -t put_bw -x hxb -d hxb0 -D bcopy -s 4096 -n 50000
+perf put_bw_zc8   -t put_bw -x hxb -d hxb0 -D zcopy -s 8 -n 50000
 perf put_bw       -t put_bw -x hxb -d hxb0 -D zcopy -s 1048576 -n 500
 perf get_bcopy    -t get -x hxb -d hxb0 -D bcopy -s 8192 -n 20000
 perf get_zcopy    -t get -x hxb -d hxb0 -D zcopy -s 1048576 -n 500
