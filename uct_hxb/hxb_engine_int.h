@@ -364,8 +364,9 @@ double hxb_tx_wake_at(const hxb_peer_t *p);
 void hxb_tx_fail_all(hxb_peer_t *p, int status);
 void hxb_tx_err_rcvd(hxb_peer_t *p, uint32_t seq, uint32_t status);
 int  hxb_tx_get_resp(hxb_peer_t *p, const hxb_get_req_ext_t *req);
-/* responder side: do an ATOMIC frame's operation, answer a fetch */
-void hxb_tx_atomic(hxb_peer_t *p, const hxb_hdr_t *h);
+/* responder side: do an ATOMIC frame's operations, answer its fetches;
+ * returns 1 if a post was refused (the caller sends the ERR) */
+int  hxb_tx_atomic(hxb_peer_t *p, const hxb_hdr_t *h);
 void hxb_tx_send_unseq(hxb_peer_t *p, int rail, unsigned kind, const void *ext,
                        size_t ext_len);
 int  hxb_tx_pick_rail(hxb_peer_t *p, int avoid);

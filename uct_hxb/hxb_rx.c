@@ -197,7 +197,9 @@ static void rx_unordered(hxb_peer_t *p, hxb_hdr_t *h)
         hxb_tx_get_resp(p, (hxb_get_req_ext_t *)(h + 1));
         break;
     case HXB_K_ATOMIC:
-        hxb_tx_atomic(p, h);
+        if (hxb_tx_atomic(p, h)) {
+            send_err(p, h->seq, HXB_E_RKEY);   /* the next flush reports it */
+        }
         break;
     case HXB_K_GET_RESP: {
         hxb_get_resp_ext_t *ext = (hxb_get_resp_ext_t *)(h + 1);

@@ -1931,7 +1931,7 @@ static int tx_atomic_one(hxb_peer_t *p, const uint8_t *rec)
     return 0;
 }
 
-void hxb_tx_atomic(hxb_peer_t *p, const hxb_hdr_t *h)
+int hxb_tx_atomic(hxb_peer_t *p, const hxb_hdr_t *h)
 {
     const uint8_t *rec = (const uint8_t *)(h + 1);
     size_t n = h->len / sizeof(hxb_atomic_ext_t), i;
@@ -1941,15 +1941,12 @@ void hxb_tx_atomic(hxb_peer_t *p, const hxb_hdr_t *h)
     if ((h->len % sizeof(hxb_atomic_ext_t)) ||
         (n != 1 && !(h->flags & HXB_F_AM_BUNDLE))) {
         p->e->stats.drops[HXB_DROP_LEN]++;
-        return;
+        return 0;
     }
     for (i = 0; i < n; i++) {
         refused |= tx_atomic_one(p, rec + i * sizeof(hxb_atomic_ext_t));
     }
-    if (refused) {              /* the sender's next flush reports it */
-        hxb_err_ext_t err = {.seq = h->seq, .status = HXB_E_RKEY};
-        hxb_tx_send_unseq(p, -1, HXB_K_ERR, &err, sizeof(err));
-    }
+    return refused;
 }
 
 /* responder side: answer a GET_REQ with GET_RESP frames from our memory */

@@ -120,7 +120,7 @@ typedef struct uct_hxb_iface {
     int                    tick_fd;      /* eventfd: stop (-1: no tick) */
     ucs_list_link_t        eps;
     ucs_list_link_t        md_link;      /* in md->ifaces               */
-    ucs_mpool_t            bounce_mp;    /* put/get by copy (uct_hxb_ep.c) */
+    ucs_mpool_t            bounce_mp;    /* get_bcopy lands here (uct_hxb_ep.c) */
     int                    have_bounce_mp;
 } uct_hxb_iface_t;
 
@@ -195,7 +195,7 @@ ucs_status_t uct_hxb_ep_atomic_cswap32(uct_ep_h tl_ep, uint32_t compare, uint32_
 ucs_status_t uct_hxb_ep_atomic_cswap64(uct_ep_h tl_ep, uint64_t compare, uint64_t swap,
                                        uint64_t remote_addr, uct_rkey_t rkey,
                                        uint64_t *result, uct_completion_t *comp);
-/* the bounce buffers of put/get by copy: one frame's payload each */
+/* get_bcopy's bounce buffers: one frame's payload each */
 ucs_status_t uct_hxb_bounce_init(uct_hxb_iface_t *iface, size_t size);
 ucs_status_t uct_hxb_ep_flush(uct_ep_h tl_ep, unsigned flags, uct_completion_t *comp);
 ucs_status_t uct_hxb_ep_fence(uct_ep_h tl_ep, unsigned flags);

@@ -348,11 +348,22 @@ _Static_assert((int)UCT_ATOMIC_OP_ADD == HXB_AOP_ADD &&
                (int)UCT_ATOMIC_OP_CSWAP == HXB_AOP_CSWAP,
                "UCT's atomic opcodes are the wire's");
 
-static ucs_status_t uct_hxb_ep_atomic(uct_hxb_ep_t *ep, unsigned opcode, unsigned size,
-                                      uint64_t value, uint64_t compare,
+/* max_op: the last opcode the calling entry point takes (posts: XOR;
+ * fetches: SWAP; cswap: CSWAP). Checked here, not with UCT_CHECK_PARAM,
+ * which release builds compile out: a fetch called with CSWAP would do a
+ * compare-and-swap against 0. */
+static ucs_status_t uct_hxb_ep_atomic(uct_ep_h tl_ep, unsigned opcode, unsigned max_op,
+                                      unsigned size, uint64_t value, uint64_t compare,
                                       uint64_t remote_addr, uct_rkey_t rkey,
                                       void *result, uct_completion_t *comp)
 {
+    uct_hxb_ep_t *ep = ucs_derived_of(tl_ep, uct_hxb_ep_t);
+
+    if (opcode > max_op) {
+        ucs_error("hxb atomic%u_%s: opcode %u unsupported", size * 8,
+                  result ? "fetch" : "post", opcode);
+        return UCS_ERR_UNSUPPORTED;
+    }
     UCT_HXB_EP_CHECK(ep);
     UCT_HXB_EP_OWN(ep);
     return uct_hxb_status(hxb_atomic(ep->peer, opcode, size, value, compare,
@@ -363,24 +374,16 @@ static ucs_status_t uct_hxb_ep_atomic32_post_nolock(uct_ep_h tl_ep, unsigned opc
                                                     uint32_t value, uint64_t remote_addr,
                                                     uct_rkey_t rkey)
 {
-    if (opcode > UCT_ATOMIC_OP_XOR) {         /* not UCT_CHECK_PARAM: compiled out */
-        ucs_error("hxb atomic32_post: opcode %u unsupported", opcode);
-        return UCS_ERR_UNSUPPORTED;
-    }
-    return uct_hxb_ep_atomic(ucs_derived_of(tl_ep, uct_hxb_ep_t), opcode, 4, value, 0,
-                             remote_addr, rkey, NULL, NULL);
+    return uct_hxb_ep_atomic(tl_ep, opcode, UCT_ATOMIC_OP_XOR, 4, value, 0, remote_addr,
+                             rkey, NULL, NULL);
 }
 
 static ucs_status_t uct_hxb_ep_atomic64_post_nolock(uct_ep_h tl_ep, unsigned opcode,
                                                     uint64_t value, uint64_t remote_addr,
                                                     uct_rkey_t rkey)
 {
-    if (opcode > UCT_ATOMIC_OP_XOR) {         /* not UCT_CHECK_PARAM: compiled out */
-        ucs_error("hxb atomic64_post: opcode %u unsupported", opcode);
-        return UCS_ERR_UNSUPPORTED;
-    }
-    return uct_hxb_ep_atomic(ucs_derived_of(tl_ep, uct_hxb_ep_t), opcode, 8, value, 0,
-                             remote_addr, rkey, NULL, NULL);
+    return uct_hxb_ep_atomic(tl_ep, opcode, UCT_ATOMIC_OP_XOR, 8, value, 0, remote_addr,
+                             rkey, NULL, NULL);
 }
 
 static ucs_status_t uct_hxb_ep_atomic32_fetch_nolock(uct_ep_h tl_ep, unsigned opcode,
@@ -388,12 +391,8 @@ static ucs_status_t uct_hxb_ep_atomic32_fetch_nolock(uct_ep_h tl_ep, unsigned op
                                                      uint64_t remote_addr, uct_rkey_t rkey,
                                                      uct_completion_t *comp)
 {
-    if (opcode > UCT_ATOMIC_OP_SWAP) {         /* not UCT_CHECK_PARAM: compiled out */
-        ucs_error("hxb atomic32_fetch: opcode %u unsupported", opcode);
-        return UCS_ERR_UNSUPPORTED;
-    }
-    return uct_hxb_ep_atomic(ucs_derived_of(tl_ep, uct_hxb_ep_t), opcode, 4, value, 0,
-                             remote_addr, rkey, result, comp);
+    return uct_hxb_ep_atomic(tl_ep, opcode, UCT_ATOMIC_OP_SWAP, 4, value, 0, remote_addr,
+                             rkey, result, comp);
 }
 
 static ucs_status_t uct_hxb_ep_atomic64_fetch_nolock(uct_ep_h tl_ep, unsigned opcode,
@@ -401,12 +400,8 @@ static ucs_status_t uct_hxb_ep_atomic64_fetch_nolock(uct_ep_h tl_ep, unsigned op
                                                      uint64_t remote_addr, uct_rkey_t rkey,
                                                      uct_completion_t *comp)
 {
-    if (opcode > UCT_ATOMIC_OP_SWAP) {         /* not UCT_CHECK_PARAM: compiled out */
-        ucs_error("hxb atomic64_fetch: opcode %u unsupported", opcode);
-        return UCS_ERR_UNSUPPORTED;
-    }
-    return uct_hxb_ep_atomic(ucs_derived_of(tl_ep, uct_hxb_ep_t), opcode, 8, value, 0,
-                             remote_addr, rkey, result, comp);
+    return uct_hxb_ep_atomic(tl_ep, opcode, UCT_ATOMIC_OP_SWAP, 8, value, 0, remote_addr,
+                             rkey, result, comp);
 }
 
 static ucs_status_t uct_hxb_ep_atomic_cswap32_nolock(uct_ep_h tl_ep, uint32_t compare,
@@ -414,8 +409,8 @@ static ucs_status_t uct_hxb_ep_atomic_cswap32_nolock(uct_ep_h tl_ep, uint32_t co
                                                      uct_rkey_t rkey, uint32_t *result,
                                                      uct_completion_t *comp)
 {
-    return uct_hxb_ep_atomic(ucs_derived_of(tl_ep, uct_hxb_ep_t), UCT_ATOMIC_OP_CSWAP, 4,
-                             swap, compare, remote_addr, rkey, result, comp);
+    return uct_hxb_ep_atomic(tl_ep, UCT_ATOMIC_OP_CSWAP, UCT_ATOMIC_OP_CSWAP, 4, swap,
+                             compare, remote_addr, rkey, result, comp);
 }
 
 static ucs_status_t uct_hxb_ep_atomic_cswap64_nolock(uct_ep_h tl_ep, uint64_t compare,
@@ -423,8 +418,8 @@ static ucs_status_t uct_hxb_ep_atomic_cswap64_nolock(uct_ep_h tl_ep, uint64_t co
                                                      uct_rkey_t rkey, uint64_t *result,
                                                      uct_completion_t *comp)
 {
-    return uct_hxb_ep_atomic(ucs_derived_of(tl_ep, uct_hxb_ep_t), UCT_ATOMIC_OP_CSWAP, 8,
-                             swap, compare, remote_addr, rkey, result, comp);
+    return uct_hxb_ep_atomic(tl_ep, UCT_ATOMIC_OP_CSWAP, UCT_ATOMIC_OP_CSWAP, 8, swap,
+                             compare, remote_addr, rkey, result, comp);
 }
 
 static ucs_status_t uct_hxb_ep_flush_nolock(uct_ep_h tl_ep, unsigned flags, uct_completion_t *comp)

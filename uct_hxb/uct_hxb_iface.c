@@ -769,22 +769,17 @@ static UCS_CLASS_INIT_FUNC(uct_hxb_iface_t, uct_md_h md, uct_worker_h worker,
                               tl_config UCS_STATS_ARG(NULL)
                               UCS_STATS_ARG(UCT_HXB_NAME));
 
+    /* UCS classes are not zeroed: our part starts at 0, so no field is
+     * read before it is set (sleeps and have_topo once were, and read
+     * garbage); then the ones whose "none" is not 0 */
+    memset(UCS_PTR_BYTE_OFFSET(self, sizeof(self->super)), 0,
+           sizeof(*self) - sizeof(self->super));
     self->md          = ucs_derived_of(md, uct_hxb_md_t);
     self->print_stats = config->print_stats;
-    self->port_fd = -1;
-    self->epfd    = -1;
-    self->timer_fd = -1;
-    self->timer_at = 0;
-    self->tick_fd  = -1;
-    /* UCS classes are not zeroed: every field that is read before it is
-     * set starts here (sleeps and have_topo were not, and read garbage) */
-    self->sleeps         = 0;
-    self->sleeps_timed   = 0;
-    self->have_topo      = 0;
-    self->relay          = 0;
-    self->relay_check    = 0;
-    self->relay_warned   = 0;
-    self->have_bounce_mp = 0;
+    self->port_fd     = -1;
+    self->epfd        = -1;
+    self->timer_fd    = -1;
+    self->tick_fd     = -1;
     ucs_recursive_spinlock_init(&self->lock, 0);
     ucs_list_head_init(&self->eps);
 

@@ -1101,21 +1101,22 @@ START_TEST(test_am_fast_retransmit)
 }
 END_TEST
 
-/* A frame from an earlier run of B (older epoch, e.g. still queued when B
- * restarted) reaches A in the middle of B's traffic: it is dropped and
- * counted, and must not reset A's state for the current B (which would fail
- * or lose B's messages). A frame of a later run does reset. */
-static void send_ping_from_b(uint32_t src_epoch)
+/* a frame as B would send it to A (run src_epoch), forged and pushed into
+ * A's first rail: kind, flags, seq, extension and payload as given */
+static void send_from_b(unsigned kind, unsigned flags, uint32_t seq, uint32_t src_epoch,
+                        const void *ext, size_t ext_len, const void *pl, size_t pl_len)
 {
-    uint8_t f[sizeof(hxb_hdr_t) + sizeof(hxb_ping_ext_t)] = {0};
+    uint8_t f[2048] = {0};
     hxb_hdr_t *h = (hxb_hdr_t *)f;
     hxb_raddr_t to = {0};
-    struct iovec iov = {f, sizeof(f)};
+    struct iovec iov = {f, sizeof(*h) + ext_len + pl_len};
 
+    ck_assert_uint_le(iov.iov_len, sizeof(f));
     h->version = HXB_VERSION;
-    h->kind = HXB_K_PING;
+    h->kind = (uint8_t)kind;
+    h->flags = (uint8_t)flags;
     h->hops = HXB_HOPS_MAX;
-    h->len = sizeof(hxb_ping_ext_t);
+    h->len = (uint16_t)(ext_len + pl_len);
     h->job_key = KEY_A;
     h->src_node = NODE_B;
     h->src_proc = PROC_B;
@@ -1123,10 +1124,32 @@ static void send_ping_from_b(uint32_t src_epoch)
     h->dst_proc = PROC_A;
     h->src_epoch = src_epoch;
     h->dst_epoch = EPOCH_A;
+    h->seq = seq;
+    h->ack = 0;                 /* B has sent nothing */
+    memcpy(h + 1, ext, ext_len);
+    memcpy(f + sizeof(*h) + ext_len, pl, pl_len);
     ck_assert_int_eq(W.rb[0]->ops->send(W.rb[0], &to, &iov, 1), 0);
     W.rb[0]->ops->flush(W.rb[0]);
 }
 
+/* B's seq-th sequenced frame, of its current run */
+static void send_seq_from_b(unsigned kind, unsigned flags, uint32_t seq, const void *ext,
+                            size_t ext_len, const void *pl, size_t pl_len)
+{
+    send_from_b(kind, flags | HXB_F_SEQ, seq, EPOCH_B, ext, ext_len, pl, pl_len);
+}
+
+static void send_ping_from_b(uint32_t src_epoch)
+{
+    hxb_ping_ext_t ping = {0};
+
+    send_from_b(HXB_K_PING, 0, 0, src_epoch, &ping, sizeof(ping), NULL, 0);
+}
+
+/* A frame from an earlier run of B (older epoch, e.g. still queued when B
+ * restarted) reaches A in the middle of B's traffic: it is dropped and
+ * counted, and must not reset A's state for the current B (which would fail
+ * or lose B's messages). A frame of a later run does reset. */
 START_TEST(test_stale_epoch)
 {
     opts_t o = {.nrails = 2, .csum = 0};
@@ -1396,28 +1419,9 @@ static void fill_pattern(uint8_t *p, size_t len, unsigned salt)
 /* an ACK frame from B acknowledging A's frames below cum */
 static void send_ack_from_b(uint32_t cum)
 {
-    uint8_t f[sizeof(hxb_hdr_t) + sizeof(hxb_ack_ext_t)] = {0};
-    hxb_hdr_t *h = (hxb_hdr_t *)f;
-    hxb_ack_ext_t *a = (hxb_ack_ext_t *)(h + 1);
-    hxb_raddr_t to = {0};
-    struct iovec iov = {f, sizeof(f)};
+    hxb_ack_ext_t a = {.cum = cum, .hold_us = HXB_HOLD_NONE};
 
-    h->version = HXB_VERSION;
-    h->kind = HXB_K_ACK;
-    h->hops = HXB_HOPS_MAX;
-    h->len = sizeof(*a);
-    h->job_key = KEY_A;
-    h->src_node = NODE_B;
-    h->src_proc = PROC_B;
-    h->dst_node = NODE_A;
-    h->dst_proc = PROC_A;
-    h->src_epoch = EPOCH_B;
-    h->dst_epoch = EPOCH_A;
-    h->ack = 0;                 /* B has sent nothing */
-    a->cum = cum;
-    a->hold_us = HXB_HOLD_NONE;
-    ck_assert_int_eq(W.rb[0]->ops->send(W.rb[0], &to, &iov, 1), 0);
-    W.rb[0]->ops->flush(W.rb[0]);
+    send_from_b(HXB_K_ACK, 0, 0, EPOCH_B, &a, sizeof(a), NULL, 0);
 }
 
 /* A window-limited sender does not answer an ack that frees a frame or
@@ -1984,34 +1988,6 @@ START_TEST(test_atomics)
     free(c);
 }
 END_TEST
-
-/* a sequenced frame as B's seq-th, forged and pushed into A's rail */
-static void send_seq_from_b(unsigned kind, unsigned flags, uint32_t seq, const void *ext,
-                            size_t ext_len, const void *pl, size_t pl_len)
-{
-    uint8_t f[2048] = {0};
-    hxb_hdr_t *h = (hxb_hdr_t *)f;
-    hxb_raddr_t to = {0};
-    struct iovec iov = {f, sizeof(*h) + ext_len + pl_len};
-
-    h->version = HXB_VERSION;
-    h->kind = (uint8_t)kind;
-    h->flags = (uint8_t)(flags | HXB_F_SEQ);
-    h->hops = HXB_HOPS_MAX;
-    h->len = (uint16_t)(ext_len + pl_len);
-    h->job_key = KEY_A;
-    h->src_node = NODE_B;
-    h->src_proc = PROC_B;
-    h->dst_node = NODE_A;
-    h->dst_proc = PROC_A;
-    h->src_epoch = EPOCH_B;
-    h->dst_epoch = EPOCH_A;
-    h->seq = seq;
-    memcpy(h + 1, ext, ext_len);
-    memcpy(f + sizeof(*h) + ext_len, pl, pl_len);
-    ck_assert_int_eq(W.rb[0]->ops->send(W.rb[0], &to, &iov, 1), 0);
-    W.rb[0]->ops->flush(W.rb[0]);
-}
 
 /* PUT bundles that lie: a record running past the payload, a payload
  * shorter than one record header, nothing at all. Nothing of a lying
