@@ -33,6 +33,23 @@ rate_mbs() {
     return 1
 }
 
+# on NODE CMD...: CMD inside NODE of the caller's testbed ($TB, $NAME)
+on() { local n=$1; shift; "$TB" exec --name "$NAME" "$n" "$@"; }
+
+# pair_tl_env TL R: the env command line for transport TL between two
+# nodes joined by R rails (x0..): hxb (default settings), hxbudp, hxbdual,
+# hxbraw (UCX_HXB_MODE), tcp (UCX's, on the rails only). Empty for an
+# unknown TL. Uses the caller's $LIB and $NAME.
+pair_tl_env() {
+    local tl=$1 r=$2 devs="" i
+    for ((i = 0; i < r; i++)); do devs+="${devs:+,}x$i"; done
+    case $tl in
+        hxb) echo "env LD_PRELOAD=$LIB UCX_HXB_TOPO=/run/hxb/$NAME/topo.conf UCX_TLS=hxb,self UCX_WARN_UNUSED_ENV_VARS=n" ;;
+        hxbudp|hxbdual|hxbraw) echo "env LD_PRELOAD=$LIB UCX_HXB_TOPO=/run/hxb/$NAME/topo.conf UCX_HXB_MODE=${tl#hxb} UCX_TLS=hxb,self UCX_WARN_UNUSED_ENV_VARS=n" ;;
+        tcp) echo "env UCX_TLS=tcp,self UCX_NET_DEVICES=$devs UCX_WARN_UNUSED_ENV_VARS=n" ;;
+    esac
+}
+
 # wait_listen NODE PORT PID: a server started in the background (PID) in
 # NODE listens on TCP PORT within 10 s. Sleeping instead raced the client:
 # ucx_perftest's client connects once, without retrying. Returns 1 with a

@@ -14,6 +14,8 @@
  *
  *   hxb-mpi-rma [-m MAX_BYTES]     (default 4 MiB)
  * Prints "hxb_mpi_rma: ok: N checks" on rank 0, or FAIL lines and exits 1. */
+#include "hxb_mpi_check.h"
+
 #include <mpi.h>
 
 #include <stdint.h>
@@ -22,44 +24,13 @@
 #include <string.h>
 #include <unistd.h>
 
-static int rank, nprocs;
-static long checks, errors;
-
-#define FAIL(...) do { \
-        fprintf(stderr, "FAIL: rank %d: ", rank); \
-        fprintf(stderr, __VA_ARGS__); \
-        fputc('\n', stderr); \
-        errors++; \
-    } while (0)
-
-static uint8_t pattern(size_t i, unsigned seed)
-{
-    return (uint8_t)(i * 131u + seed * 7919u + (i >> 11) + 1);
-}
-
-static void fill(void *buf, size_t len, unsigned seed)
-{
-    uint8_t *p = buf;
-    size_t i;
-
-    for (i = 0; i < len; i++) {
-        p[i] = pattern(i, seed);
-    }
-}
+static int nprocs;
+static long checks;
 
 static void verify(const char *what, const void *buf, size_t len, unsigned seed)
 {
-    const uint8_t *p = buf;
-    size_t i;
-
     checks += len > 0;    /* an empty message proves nothing */
-    for (i = 0; i < len; i++) {
-        if (p[i] != pattern(i, seed)) {
-            FAIL("%s: %zu bytes: byte %zu is 0x%02x, expected 0x%02x", what, len, i,
-                 p[i], pattern(i, seed));
-            return;
-        }
-    }
+    check_bytes(what, buf, len, seed);
 }
 
 /* the sizes checked: 0, then p-1, p and p+1 for p = 4, 16, 64, ... below

@@ -80,6 +80,22 @@ tb_mpirun() {
         fail "$name: mpirun failed: $(grep -h -m2 -E 'FAIL|rror|timeout' "$LOG/$name")"
 }
 
+# need_mpi PROG: skip (77) the test unless mpirun, the BTL and PROG (an MPI
+# test program in the build tree) are there
+need_mpi() {
+    command -v mpirun >/dev/null || { echo "  mpirun not installed"; exit 77; }
+    [ -f "$top/.libs/mca_btl_hxb.so" ] && [ -x "$top/$1" ] ||
+        { echo "  BTL not built (libopenmpi-dev missing?)"; exit 77; }
+}
+
+# hxb_carried LOGFILE: at least two processes' hxb stats show frames received
+# (the transport, not another path, carried the job's messages)
+hxb_carried() {
+    local n
+    n=$(grep -c "^hxb stats node .* rx_frames=[1-9]" "$1" || true)
+    [ "$n" -ge 2 ] || fail "${1##*/}: hxb carried nothing ($n processes with frames)"
+}
+
 # stat LOGFILE COUNTER: the counter from the hxb stats line of that process
 stat() { grep -o " $2=[0-9]*" "$1" | head -1 | cut -d= -f2; }
 # tb_drops: frames the testbed's injected loss has dropped so far (nft counters)

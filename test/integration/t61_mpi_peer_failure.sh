@@ -5,9 +5,7 @@
 # of hanging.
 TNAME=b61
 . "$(dirname "$0")/lib.sh"
-command -v mpirun >/dev/null || { echo "  mpirun not installed"; exit 77; }
-[ -f "$top/.libs/mca_btl_hxb.so" ] && [ -x "$top/hxb-mpi-p2p" ] ||
-    { echo "  BTL not built (libopenmpi-dev missing?)"; exit 77; }
+need_mpi hxb-mpi-p2p
 tb_up --grid 2 --rails 2
 
 COMP_PATH=$(ompi_comp_path)

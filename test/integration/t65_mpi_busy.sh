@@ -9,9 +9,7 @@
 # the waiting one) and that no peer was failed.
 TNAME=t65
 . "$(dirname "$0")/lib.sh"
-command -v mpirun >/dev/null || { echo "  mpirun not installed"; exit 77; }
-[ -f "$top/.libs/mca_btl_hxb.so" ] && [ -x "$top/hxb-mpi-p2p" ] ||
-    { echo "  BTL not built (libopenmpi-dev missing?)"; exit 77; }
+need_mpi hxb-mpi-p2p
 tb_up --grid 2 --rails 2 --rate 1gbit
 COMP_PATH=$(ompi_comp_path)
 BUSY=3
