@@ -29,78 +29,6 @@ void hxb_engine_cfg_default(hxb_engine_cfg_t *c)
     c->probe_interval = 50e-3;
 }
 
-void hxb_engine_defer(hxb_engine_t *e, void *comp, int status, hxb_peer_t *peer)
-{
-    hxb_defer_t *d = malloc(sizeof(*d));
-
-    if (!d) {
-        return;     /* lost: the caller's request would hang, but so would
-                     * everything else without memory for 32 bytes */
-    }
-    d->next = NULL;
-    d->comp = comp;
-    d->status = status;
-    d->peer = peer;
-    if (e->defer_tail) {
-        e->defer_tail->next = d;
-    } else {
-        e->defer_head = d;
-    }
-    e->defer_tail = d;
-}
-
-static void engine_run_deferred(hxb_engine_t *e)
-{
-    hxb_defer_t *d;
-
-    while ((d = e->defer_head)) {
-        e->defer_head = d->next;
-        if (!e->defer_head) {
-            e->defer_tail = NULL;
-        }
-        if (d->comp && e->cb.complete) {
-            e->cb.complete(e->cb.arg, d->comp, d->status);
-        } else if (!d->comp && e->cb.peer_reset) {
-            e->cb.peer_reset(e->cb.arg, d->peer);
-        }
-        free(d);
-    }
-}
-
-hxb_buf_t *hxb_pool_get(hxb_pool_t *pool)
-{
-    hxb_buf_t *b = pool->free;
-
-    if (b) {
-        pool->free = b->next;
-        return b;
-    }
-    if (pool->count >= pool->max) {
-        return NULL;
-    }
-    b = malloc(sizeof(*b) + pool->size);
-    if (b) {
-        pool->count++;
-    }
-    return b;
-}
-
-void hxb_pool_put(hxb_pool_t *pool, hxb_buf_t *b)
-{
-    b->next = pool->free;
-    pool->free = b;
-}
-
-static void pool_cleanup(hxb_pool_t *pool)
-{
-    hxb_buf_t *b;
-
-    while ((b = pool->free)) {
-        pool->free = b->next;
-        free(b);
-    }
-}
-
 int hxb_engine_create(const hxb_engine_cfg_t *cfg, const hxb_callbacks_t *cb,
                       hxb_engine_t **e_p)
 {
@@ -190,8 +118,8 @@ void hxb_engine_destroy(hxb_engine_t *e)
         e->defer_head = d->next;
         free(d);
     }
-    pool_cleanup(&e->bpool);
-    pool_cleanup(&e->rpool);
+    hxb_pool_cleanup(&e->bpool);
+    hxb_pool_cleanup(&e->rpool);
     free(e);
 }
 
@@ -291,46 +219,14 @@ static hxb_peer_t *peer_new(hxb_engine_t *e, uint16_t node, uint16_t proc,
     p->node = node;
     p->proc = proc;
     p->epoch = epoch;
-    p->rto = e->cfg.rto_init;
-    for (h = 0; h < HXB_MAX_RAILS; h++) {
-        p->rail_last_ack[h] = e->now;   /* a new rail gets the benefit of doubt */
-        p->cwnd[h] = e->cfg.cc_target > 0 && HXB_CWND_INIT < e->cfg.rail_inflight
-                     ? HXB_CWND_INIT : e->cfg.rail_inflight;
-    }
-    p->cc_ss = e->cfg.cc_target > 0 ? ~0u : 0;
+    hxb_loss_init(p);
+    hxb_cc_init(p);
     p->last_ack_progress = e->now;
     p->last_rx = e->now;
     h = peer_hash(node, proc);
     p->hnext = e->hash[h];
     e->hash[h] = p;
     return p;
-}
-
-/* The peer restarted (new epoch): what we had in flight to its old
- * incarnation is lost, and its sequence space starts over. The caller
- * hears of it at the next progress (its endpoints to the old run fail). */
-static void peer_reset(hxb_peer_t *p, uint32_t epoch)
-{
-    hxb_engine_t *e = p->e;
-    unsigned i;
-
-    e->stats.peers_reset++;
-    hxb_tx_fail_all(p, HXB_E_PEER);
-    hxb_engine_defer(e, NULL, 0, p);
-    hxb_rx_reset(p);
-    for (i = 0; i < e->cfg.window; i++) {
-        p->tx[i].state = TX_FREE;
-    }
-    p->tx_next = p->tx_push = p->tx_una = 0;
-    memset(p->rail_ctr, 0, sizeof(p->rail_ctr));
-    memset(p->rail_hi, 0, sizeof(p->rail_hi));
-    memset(p->rail_hi_sent, 0, sizeof(p->rail_hi_sent));
-    p->reo_mult = 0;
-    p->rack_sent = p->rack_rtt = p->rack_check_at = 0;
-    memset(p->rail_losses, 0, sizeof(p->rail_losses));
-    p->epoch = epoch;
-    p->failed = 0;
-    p->last_ack_progress = e->now;
 }
 
 hxb_peer_t *hxb_peer_get(hxb_engine_t *e, uint16_t node, uint16_t proc,
@@ -347,7 +243,7 @@ hxb_peer_t *hxb_peer_get(hxb_engine_t *e, uint16_t node, uint16_t proc,
         }
     } else if (p->epoch != epoch) {
         e->deferring = 1;       /* no callback from inside this call */
-        peer_reset(p, epoch);
+        hxb_peer_restart(p, epoch);
         e->deferring = 0;
     }
     for (i = 0; i < e->nrails; i++) {
@@ -378,13 +274,8 @@ double hxb_engine_wake_at(const hxb_engine_t *e)
     int i;
 
     for (p = e->active; p; p = p->anext) {
-        if (p->rx_unacked) {
-            /* what the next progress pass sends, or when coalescing ends */
-            t = hxb_wake_min(t, p->ack_now || p->ack_drained ||
-                                        p->rx_unacked >= e->cfg.ack_every
-                                    ? e->now : p->ack_due);
-        }
-        t = hxb_wake_min(t, hxb_tx_wake_at(p));
+        t = hxb_wake_min(t, hxb_ack_wake_at(p));
+        t = hxb_wake_min(t, hxb_peer_wake_at(p));
     }
     for (i = 0; e->active && i < e->nrails; i++) {
         if (!e->rails[i]->up) {
@@ -396,6 +287,7 @@ double hxb_engine_wake_at(const hxb_engine_t *e)
     }
     return t;
 }
+
 int hxb_engine_may_sleep(hxb_engine_t *e, double *until)
 {
     *until = hxb_engine_wake_at(e);
@@ -405,15 +297,6 @@ int hxb_engine_may_sleep(hxb_engine_t *e, double *until)
 }
 
 uint32_t hxb_peer_rail_mask(const hxb_peer_t *p) { return p->rail_mask; }
-
-void hxb_peer_activate(hxb_peer_t *p)
-{
-    if (!p->active) {
-        p->active = 1;
-        p->anext = p->e->active;
-        p->e->active = p;
-    }
-}
 
 /* rails to receive from in this pass: those outside the epoll set, and
  * those in it with something to read (an epoll error: all of them) */
@@ -493,14 +376,14 @@ static void engine_rx_cb(void *arg, hxb_rail_t *rail, void *data, size_t size,
             e->stats.drops[HXB_DROP_DST]++;
             return;
         }
-        peer_reset(p, h->src_epoch);
+        hxb_peer_restart(p, h->src_epoch);
     }
     p->last_rx = e->now;
     engine_learn_addr(p, rail, src);
     busy = (h->flags & HXB_F_BUSY) != 0;
     ack = h->ack;
     hxb_rx_frame(p, rail, h, size);
-    hxb_tx_peer_busy(p, busy, ack);     /* after its ack is taken in */
+    hxb_peer_busy_rcvd(p, busy, ack);     /* after its ack is taken in */
 }
 
 /* The idle tick's look at a frame waiting in a rail (maybe its header
@@ -548,105 +431,6 @@ static void engine_check_links(hxb_engine_t *e)
     }
 }
 
-/* A rail's own queue (qdisc, socket buffer) refused frames in the last
- * flush: the rail is slower than the frames we keep in flight on it (a rate
- * limit, other processes or relayed traffic sharing it). Halve its window,
- * as TCP does on a loss, at most once per window: not before the frames in
- * flight at the cut are acked (refusals of frames sent before the cut are
- * not news). The refused
- * frames themselves are lost frames: RACK resends them once later frames
- * on the rail are acked. Without this, a rail slower than the window
- * overflowed its queue on every burst: an eighth of all frames resent. */
-static void engine_rail_backoff(hxb_engine_t *e)
-{
-    int i;
-
-    for (i = 0; i < e->nrails; i++) {
-        hxb_rail_t *r = e->rails[i];
-        double cap;
-
-        if (r->stats.tx_again == e->rail_again[i]) {
-            continue;
-        }
-        e->rail_again[i] = r->stats.tx_again;
-        if (e->rail_acks[i] < e->rail_cut_at[i]) {
-            continue;
-        }
-        cap = e->rail_cap[i] < e->rail_inflight[i] ? e->rail_cap[i] : e->rail_inflight[i];
-        e->rail_cap[i] = hxb_win_halved(cap, HXB_RAIL_CAP_MIN);
-        e->rail_cut_at[i] = e->rail_acks[i] + e->rail_inflight[i];
-        e->stats.rail_cuts++;
-    }
-}
-
-/* How long a frame queued on rail r now waits in this host before it
- * leaves: its interface's queue holds our earlier frames (a NIC slower
- * than the host, or a rate limit). An ACK that waits there waits for us,
- * not on the path: it goes into the ACK's hold (PROTOCOL.md 8.4), or the
- * peer's delay-based window counts our own data's queue, both ways at
- * once on one rail. The queue drains at the wire's rate, measured here
- * (bytes handed to the rail less the queue's growth, between two samples
- * where no more drained than the first found queued: a FIFO that never
- * emptied meanwhile); the interface's speed says nothing of a rate limit.
- * The caller bounds the result (an fq qdisc serves a small frame at
- * once, and the socket counts its buffers' sizes, not bytes). */
-double hxb_engine_rail_wait(hxb_engine_t *e, int r)
-{
-    hxb_rail_t *rail = e->rails[r];
-    double dt = e->now - e->bl_at[r], rate, drained;
-    long q;
-
-    if (!rail->ops->backlog ||
-        (e->bl_q[r] == 0 && rail->stats.tx_bytes == e->bl_tx[r])) {
-        return 0;           /* nothing sent since the queue was empty */
-    }
-    q = rail->ops->backlog(rail);
-    if (q <= 0) {
-        e->bl_q[r] = 0;
-        e->bl_at[r] = e->now;
-        e->bl_tx[r] = rail->stats.tx_bytes;
-        return 0;
-    }
-    if (dt >= HXB_DRAIN_SPAN) {
-        drained = (double)(rail->stats.tx_bytes - e->bl_tx[r]) - (double)(q - e->bl_q[r]);
-        if (drained > 0 && drained <= e->bl_q[r]) {
-            rate = drained / dt;
-            e->bl_drain[r] = e->bl_drain[r] > 0 ? 0.75 * e->bl_drain[r] + 0.25 * rate
-                                                : rate;
-        }
-        e->bl_q[r] = q;
-        e->bl_at[r] = e->now;
-        e->bl_tx[r] = rail->stats.tx_bytes;
-    }
-    rate = e->bl_drain[r] > 0 ? e->bl_drain[r] : rail->speed;
-    return q / rate;
-}
-
-/* a frame sent on rail r was acked: additive increase, one frame per window */
-void hxb_engine_rail_acked(hxb_engine_t *e, int r)
-{
-    e->rail_acks[r]++;
-    e->rail_cap[r] = hxb_win_grown(e->rail_cap[r], e->cfg.rail_inflight);
-}
-
-void hxb_engine_flush_rails(hxb_engine_t *e)
-{
-    /* one call for all rails when they are all of one kind that can */
-    int i, many = e->nrails > 1 && e->rails[0]->ops->flush_many;
-
-    for (i = 1; many && i < e->nrails; i++) {
-        many = e->rails[i]->ops == e->rails[0]->ops;
-    }
-    if (many) {
-        e->rails[0]->ops->flush_many(e->rails, e->nrails);
-    } else {
-        for (i = 0; i < e->nrails; i++) {
-            e->rails[i]->ops->flush(e->rails[i]);
-        }
-    }
-    engine_rail_backoff(e);
-}
-
 unsigned hxb_engine_progress(hxb_engine_t *e)
 {
     hxb_peer_t *p, **pp;
@@ -668,7 +452,7 @@ unsigned hxb_engine_progress(hxb_engine_t *e)
         e->held_since = 0;
     }
     if (e->defer_head) {
-        engine_run_deferred(e);
+        hxb_core_run_deferred(e);
     }
     if (e->npoll > 1) {
         ready = engine_rails_ready(e);
@@ -690,32 +474,23 @@ unsigned hxb_engine_progress(hxb_engine_t *e)
     }
     for (pp = &e->active; (p = *pp);) {
         /* data going out carries the cumulative ack */
-        hxb_tx_progress(p);
-        /* Acks are coalesced only while frames keep coming: once every
-         * rail's queue is drained, what is owed goes at the next progress
-         * call (a caller may block elsewhere for long once it has its
-         * data, and the sender must not wait for its timeout) - not in
-         * this one: the caller usually answers first (a reply, a
-         * rendezvous step), and its frame carries the ack for free. */
-        if (p->rx_unacked &&
-            (p->ack_now || (drained && p->ack_drained && p->rx_pass != e->pass) ||
-             p->rx_unacked >= e->cfg.ack_every ||
-             e->now >= p->ack_due)) {
-            hxb_rx_send_ack(p);
+        hxb_ops_progress(p);
+        if (hxb_ack_due(p, drained)) {
+            hxb_ack_send(p);
         }
-        hxb_tx_timers(p);
-        if (!p->rx_unacked && hxb_peer_tx_idle(p)) {   /* idle includes GETs */
+        hxb_peer_timers(p);
+        if (!hxb_ack_owed_count(p) && hxb_peer_tx_idle(p)) {   /* idle includes GETs */
             p->active = 0;          /* nothing left to do for this peer */
             *pp = p->anext;
         } else {
             pp = &p->anext;
         }
     }
-    hxb_engine_flush_rails(e);
+    hxb_core_flush_rails(e);
     e->in_pass = 0;
     e->last_pass = hxb_now();   /* a long pass is no idle time either */
     if (e->defer_head) {
-        engine_run_deferred(e);      /* restarts seen in this pass */
+        hxb_core_run_deferred(e);      /* restarts seen in this pass */
     }
     if (n == 0 && e->active && e->cfg.yield_idle) {
         /* nothing arrived while we wait for the network: let the kernel's
@@ -774,7 +549,7 @@ void hxb_engine_idle_tick(hxb_engine_t *e)
             hxb_tx_restamp(p, e->held_since);
         }
         e->held_since = 0;
-        hxb_engine_flush_rails(e);
+        hxb_core_flush_rails(e);
     }
     /* Asleep on the event fd, frames wake the caller: not busy. Unless
      * frames wait for two ticks in a row: then it is not asleep there
@@ -802,7 +577,7 @@ void hxb_engine_idle_tick(hxb_engine_t *e)
         for (p = e->hash[h]; p; p = p->hnext) {
             if (!p->failed && now - p->alive_sent >= hxb_busy_period(e)) {
                 p->alive_sent = now;
-                hxb_rx_send_busy(p);
+                hxb_ack_send_busy(p);
             }
         }
     }

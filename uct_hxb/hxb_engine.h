@@ -172,7 +172,7 @@ int hxb_atomic(hxb_peer_t *p, unsigned aop, unsigned size, uint64_t value,
 /* completes when everything issued so far on the peer is acknowledged */
 int hxb_flush(hxb_peer_t *p, void *comp);
 /* Registered memory under rkey is going away: reads peers still make of
- * it get a refusal from now on, never its bytes (hxb_tx.c). */
+ * it get a refusal from now on, never its bytes (hxb_rma.c). */
 void hxb_engine_region_gone(hxb_engine_t *e, uint64_t rkey);
 /* Operations issued after this call belong to owner (a UCT endpoint: several
  * may share one peer), until it is called again. */

@@ -11,6 +11,7 @@
 #define HXB_REO_DECAY 0.25    /* s: a widened reordering window halves */
 #define HXB_TX_AHEAD  32     /* frames numbered but not yet pushed, at most */
 #define HXB_BURST_MIN 8      /* frames of room before a new burst (hxb_tx.c) */
+#define HXB_MAX_OPS   256     /* zero-copy operations queued per peer, at most */
 #define HXB_BUNDLE_MAX 2048   /* am_bcopy messages up to this share frames */
 #define HXB_RAIL_CAP_MIN 4.0  /* frames: a rail's window never shrinks below */
 #define HXB_CWND_MIN 2.0      /* frames: a path's window never shrinks below */
@@ -101,23 +102,34 @@ typedef struct hxb_rxslot {
     hxb_buf_t *buf;               /* held AM fragment (header included)     */
 } hxb_rxslot_t;
 
-typedef struct hxb_op {           /* a long operation cut into frames later */
+/* A long operation, cut into frames later (hxb_ops.c). What only one kind
+ * needs is in its member of the union. */
+typedef struct hxb_op {
     struct hxb_op *next;
-    int            kind;
-    unsigned       am_id;
-    const uint8_t *data;
-    size_t         len, off;
-    uint64_t       raddr, rkey;
-    uint32_t       get_id;
-    uint32_t       status;
-    uint32_t       put_mark;      /* OP_FLUSH: PUTs posted before it        */
-    uint32_t       opid;          /* its frames' hxb_txslot_t.opid          */
+    uint8_t        kind;          /* OP_*                                   */
+    uint8_t        first_cut;     /* its first frame is cut (an AM's header
+                                   * goes in it, even without data)         */
     uint8_t        err;           /* a frame already sent was refused: its
                                    * last frame reports it (HXB_E_*)        */
+    uint32_t       opid;          /* its frames' hxb_txslot_t.opid          */
+    const uint8_t *data;          /* its frames' data (NULL: none)          */
+    size_t         len, off;      /* bytes in all, and cut so far           */
     void          *comp;
     void          *owner;         /* hxb_peer_set_owner when it was issued  */
-    uint16_t       hdr_len;
-    uint8_t        hdr[HXB_AM_INLINE];
+    union {
+        struct { unsigned id; uint16_t hdr_len; } am;        /* OP_AM_ZC    */
+        struct { uint64_t raddr, rkey; } put;                /* OP_PUT      */
+        struct { uint64_t raddr, rkey; uint32_t id; } get;   /* OP_GET_REQ  */
+        struct {                                             /* OP_GET_RESP */
+            uint64_t rkey;        /* the region its data is read under      */
+            uint32_t get_id, status;
+            uint8_t  value_len;   /* an atomic's old value, sent from value[]
+                                   * (0: the data is our memory)            */
+            uint8_t  value[8];
+        } resp;
+        struct { uint32_t put_mark; } flush;  /* OP_FLUSH: PUTs posted before */
+    } u;
+    uint8_t        am_hdr[HXB_AM_INLINE];  /* OP_AM_ZC: the AM's header     */
 } hxb_op_t;
 
 typedef struct hxb_opq {
@@ -318,13 +330,28 @@ struct hxb_engine {
                                         * rails' batches since (0: none)     */
 };
 
-hxb_buf_t *hxb_pool_get(hxb_pool_t *pool);
-void hxb_pool_put(hxb_pool_t *pool, hxb_buf_t *b);
-void hxb_engine_defer(hxb_engine_t *e, void *comp, int status, hxb_peer_t *peer);
-void hxb_peer_activate(hxb_peer_t *p);
-void hxb_engine_flush_rails(hxb_engine_t *e);
-void hxb_engine_rail_acked(hxb_engine_t *e, int r);
-double hxb_engine_rail_wait(hxb_engine_t *e, int r);
+#define HXB_WIN(p)         ((p)->e->cfg.window)
+#define HXB_TX_SLOT(p, s)  (&(p)->tx[(s) & (HXB_WIN(p) - 1)])
+#define HXB_RX_SLOT(p, s)  (&(p)->rx[(s) & (HXB_WIN(p) - 1)])
+
+/* an operation waits in one of the queues, not yet cut into frames */
+static inline int hxb_ops_queued(const hxb_peer_t *p)
+{
+    int i;
+
+    for (i = 0; i < HXB_NQ; i++) {
+        if (p->q[i].head) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* is an operation issued by `whose` one of `owner`'s (NULL: everyone's)? */
+static inline int hxb_owner_mine(const void *whose, const void *owner)
+{
+    return !owner || whose == owner;
+}
 
 /* the peer's last sign of life that counts against the peer timeout:
  * progress of its acks, or a frame saying it is alive but busy (8.7) */
@@ -349,37 +376,130 @@ static inline double hxb_busy_period(const hxb_engine_t *e)
                                                      : HXB_BUSY_PERIOD;
 }
 
-/* hxb_tx.c */
+/* The modules, bottom up; each calls only those listed before it.
+ *
+ * hxb_core.c: pools, completions, the rails' shared accounting */
+hxb_buf_t *hxb_pool_get(hxb_pool_t *pool);
+void hxb_pool_put(hxb_pool_t *pool, hxb_buf_t *b);
+void hxb_pool_cleanup(hxb_pool_t *pool);
+/* the one way a completion reaches the caller (deferred while inside an
+ * API call that must not call back) */
+void hxb_complete(hxb_engine_t *e, void *comp, int status);
+/* the peer restarted: its report reaches the caller at the next pass */
+void hxb_core_defer(hxb_engine_t *e, void *comp, int status, hxb_peer_t *peer);
+void hxb_core_run_deferred(hxb_engine_t *e);
+/* a free entry of the reads table for len bytes to data; NULL if full */
+hxb_get_t *hxb_get_alloc(hxb_peer_t *p, void *data, size_t len, void *comp);
+/* a read whose request was never sent: its entry freed, its completion */
+void *hxb_get_forget(hxb_peer_t *p, uint32_t id);
+void hxb_peer_activate(hxb_peer_t *p);
+void hxb_core_flush_rails(hxb_engine_t *e);
+void hxb_core_rail_acked(hxb_engine_t *e, int r);
+double hxb_core_rail_wait(hxb_engine_t *e, int r);
+
+/* hxb_cc.c: the paths' congestion windows */
+void hxb_cc_delay(hxb_peer_t *p, int r, double sent_at, double rtt);
+void hxb_cc_loss(hxb_peer_t *p, const hxb_txslot_t *s);
+void hxb_cc_retransmitted(hxb_peer_t *p);
+void hxb_cc_acked(hxb_peer_t *p, int r);
+void hxb_cc_spurious(hxb_peer_t *p, unsigned dups);
+void hxb_cc_init(hxb_peer_t *p);
+
+/* hxb_tx.c: the send window, framing, striping, (re)transmission */
+unsigned hxb_tx_room(const hxb_peer_t *p);
 void hxb_tx_hdr(hxb_peer_t *p, hxb_hdr_t *h, unsigned kind, size_t len);
-void hxb_tx_progress(hxb_peer_t *p);
-void hxb_tx_spurious(hxb_peer_t *p, unsigned n);
+int  hxb_tx_pick_rail(hxb_peer_t *p, int avoid);
+hxb_txslot_t *hxb_tx_slot_new(hxb_peer_t *p, unsigned kind, unsigned flags,
+                              const void *ext, size_t ext_len, size_t payload);
+void hxb_tx_slot_release(hxb_peer_t *p, hxb_txslot_t *s, int status);
+void hxb_tx_push(hxb_peer_t *p);
+void hxb_tx_retransmit(hxb_peer_t *p, uint32_t seq, hxb_txslot_t *s);
+/* an unsequenced frame on rail r (>= 0), sent before returning */
+void hxb_tx_send_ctl(hxb_peer_t *p, int r, unsigned kind, const void *ext,
+                     size_t ext_len);
+void hxb_tx_restamp(hxb_peer_t *p, double since);
+void hxb_tx_sacked(hxb_peer_t *p, hxb_txslot_t *s);
+void hxb_tx_fail(hxb_peer_t *p, int status);
+void hxb_tx_reset(hxb_peer_t *p);
+void hxb_tx_cancel(hxb_peer_t *p, void *owner);
+
+/* hxb_loss.c: round trips, loss detection, RTO, suspect rails */
+void hxb_rtt_smooth(double *srtt, double *rttvar, double rtt);
+void hxb_loss_rtt_sample(hxb_peer_t *p, double rtt);
+void hxb_loss_spurious(hxb_peer_t *p, unsigned n);
+void hxb_loss_detect(hxb_peer_t *p);
+/* a frame was acknowledged: what it tells of its rail and of RACK */
+void hxb_loss_acked(hxb_peer_t *p, const hxb_txslot_t *s);
+void hxb_loss_timers(hxb_peer_t *p);
+double hxb_loss_wake_at(const hxb_peer_t *p);
+void hxb_loss_ping_rcvd(hxb_peer_t *p, const hxb_rail_t *rail, const hxb_hdr_t *h);
+void hxb_loss_pong_rcvd(hxb_peer_t *p, const hxb_hdr_t *h);
+void hxb_loss_init(hxb_peer_t *p);
+void hxb_loss_reset(hxb_peer_t *p);
+
+/* hxb_ops.c: operations, their queues, cutting them into frames, flushes */
+hxb_op_t *hxb_op_new(hxb_peer_t *p, int kind);
+void hxb_op_free(hxb_engine_t *e, hxb_op_t *op);
+void hxb_op_enqueue(hxb_peer_t *p, hxb_op_t *op);
+void hxb_ops_kick(hxb_peer_t *p);
+/* a frame by copy was numbered: push it now, or leave it open for more
+ * of its kind (a stream of small sends) until the next pass */
+void hxb_ops_am_push(hxb_peer_t *p);
+void hxb_ops_put_push(hxb_peer_t *p);
+void hxb_ops_progress(hxb_peer_t *p);
+void hxb_ops_flush_check(hxb_peer_t *p);
+/* the peer refused frame seq (ERR): its operation reports status */
+void hxb_ops_refused(hxb_peer_t *p, uint32_t seq, uint32_t status);
+void hxb_ops_fail(hxb_peer_t *p, int status);
+void hxb_ops_cancel(hxb_peer_t *p, void *owner);
+
+/* hxb_ack.c: acknowledgements and refusals (ERR), both ways */
 /* hold_at: when an ACK frame would have arrived had the peer answered the
  * frame hold_seq at once (0: a piggybacked ack, or the peer received nothing
  * yet): the path's round trip for the delay control */
-void hxb_tx_ack_rcvd(hxb_peer_t *p, uint32_t cum, const void *bits,
-                     unsigned nbits, uint32_t hold_seq, double hold_at);
-void hxb_tx_timers(hxb_peer_t *p);
-/* when hxb_tx_timers next has work if no frame arrives (0: never) */
-double hxb_tx_wake_at(const hxb_peer_t *p);
-void hxb_tx_fail_all(hxb_peer_t *p, int status);
-void hxb_tx_err_rcvd(hxb_peer_t *p, uint32_t seq, uint32_t status);
-int  hxb_tx_get_resp(hxb_peer_t *p, const hxb_get_req_ext_t *req);
-/* responder side: do an ATOMIC frame's operations, answer its fetches;
- * returns 1 if a post was refused (the caller sends the ERR) */
-int  hxb_tx_atomic(hxb_peer_t *p, const hxb_hdr_t *h);
-void hxb_tx_send_unseq(hxb_peer_t *p, int rail, unsigned kind, const void *ext,
-                       size_t ext_len);
-int  hxb_tx_pick_rail(hxb_peer_t *p, int avoid);
-void hxb_tx_flush_check(hxb_peer_t *p);
-void hxb_tx_restamp(hxb_peer_t *p, double since);
-/* the rail a control frame (ACK, PING) to the peer takes, -1: none up */
-int  hxb_tx_ctl_rail(hxb_peer_t *p);
-void hxb_tx_peer_busy(hxb_peer_t *p, int busy, uint32_t ack);
+void hxb_ack_rcvd(hxb_peer_t *p, uint32_t cum, const void *bits,
+                  unsigned nbits, uint32_t hold_seq, double hold_at);
+void hxb_err_rcvd(hxb_peer_t *p, uint32_t seq, uint32_t status);
+void hxb_err_send(hxb_peer_t *p, uint32_t seq, uint32_t status);
+/* the rail a control frame (ACK, ERR) to the peer takes, -1: none up */
+int  hxb_ack_ctl_rail(hxb_peer_t *p);
+void hxb_ack_send(hxb_peer_t *p);
+void hxb_ack_send_busy(hxb_peer_t *p);
+void hxb_ack_owed(hxb_peer_t *p, const hxb_hdr_t *h);
+void hxb_ack_dup(hxb_peer_t *p, const hxb_hdr_t *h);
+void hxb_ack_hold(hxb_peer_t *p, const hxb_rail_t *rail, uint32_t seq);
+void hxb_ack_unowed(hxb_peer_t *p);
+void hxb_ack_rail_seen(hxb_peer_t *p, int r);
+void hxb_ack_reset(hxb_peer_t *p);
+unsigned hxb_ack_owed_count(const hxb_peer_t *p);
+int  hxb_ack_due(const hxb_peer_t *p, int drained);
+double hxb_ack_wake_at(const hxb_peer_t *p);
+/* an ACK frame: its hold time against our clock, then what it acks */
+void hxb_ack_frame_rcvd(hxb_peer_t *p, const hxb_rail_t *rail, const hxb_hdr_t *h);
 
-/* hxb_rx.c */
+/* hxb_am.c, hxb_rma.c, hxb_atomic.c: what arrives for them */
+void hxb_am_rcvd(hxb_peer_t *p, hxb_hdr_t *h);
+void hxb_am_nop_rcvd(hxb_peer_t *p);
+void hxb_am_reset(hxb_peer_t *p);
+void hxb_rma_put_rcvd(hxb_peer_t *p, hxb_hdr_t *h);
+int  hxb_rma_get_req_rcvd(hxb_peer_t *p, const hxb_get_req_ext_t *req);
+void hxb_rma_get_resp_rcvd(hxb_peer_t *p, hxb_hdr_t *h);
+void hxb_rma_fail(hxb_peer_t *p, int status);
+void hxb_rma_cancel(hxb_peer_t *p, void *owner);
+/* do an ATOMIC frame's operations, answer its fetches; returns 1 if a
+ * post was refused (the caller sends the ERR) */
+int  hxb_atomic_rcvd(hxb_peer_t *p, const hxb_hdr_t *h);
+
+/* hxb_rx.c: dispatch by kind, the receive window, delivery in order */
 void hxb_rx_frame(hxb_peer_t *p, hxb_rail_t *rail, hxb_hdr_t *h, size_t size);
-void hxb_rx_send_ack(hxb_peer_t *p);
-void hxb_rx_send_busy(hxb_peer_t *p);
 void hxb_rx_reset(hxb_peer_t *p);
+
+/* hxb_peer_life.c: timeouts, busy peers, failure, restart, cancel */
+void hxb_peer_timers(hxb_peer_t *p);
+/* when hxb_peer_timers next has work if no frame arrives (0: never) */
+double hxb_peer_wake_at(const hxb_peer_t *p);
+void hxb_peer_fail_all(hxb_peer_t *p, int status);
+void hxb_peer_busy_rcvd(hxb_peer_t *p, int busy, uint32_t ack);
+void hxb_peer_restart(hxb_peer_t *p, uint32_t epoch);
 
 #endif

@@ -1,0 +1,366 @@
+/* Acknowledgements, both ways: as receiver, which frames are owed an ACK
+ * and when it goes (coalescing, hold times, the rail it takes), and ERR
+ * frames for refused ones; as sender, what an ACK or a piggybacked
+ * cumulative ack releases, the round trips it measures, and the loss
+ * detection it triggers. */
+#include "hxb_engine_int.h"
+
+#include <string.h>
+
+/* a frame in flight was acknowledged: what it tells loss detection, and,
+ * sent only once, the windows of its rail and path */
+static void ack_path_acked(hxb_peer_t *p, hxb_txslot_t *s)
+{
+    hxb_loss_acked(p, s);
+    /* Only a frame sent once tells which transmission arrived: an ack of a
+     * retransmitted frame may be for the original, on another rail. */
+    if (s->state != TX_INFLIGHT || s->retx != 0) {
+        return;
+    }
+    hxb_core_rail_acked(p->e, s->rail);
+    hxb_cc_acked(p, s->rail);
+}
+
+/* What an acknowledged frame tells of round trips (Karn: a first
+ * transmission only): the freshest send time of the ACK, and the send of
+ * the frame its hold names */
+static void ack_times(const hxb_txslot_t *s, uint32_t seq, uint32_t hold_seq,
+                      double *newest, double *hold_sent, int *hold_rail)
+{
+    if (s->state != TX_INFLIGHT || s->retx != 0) {
+        return;
+    }
+    if (s->sent_at > *newest) {
+        *newest = s->sent_at;
+    }
+    if (seq == hold_seq) {
+        *hold_sent = s->sent_at;
+        *hold_rail = s->rail;
+    }
+}
+
+void hxb_ack_rcvd(hxb_peer_t *p, uint32_t cum, const void *bits,
+                     unsigned nbits, uint32_t hold_seq, double hold_at)
+{
+    hxb_engine_t *e = p->e;
+    double now = e->now, newest = 0, cc_sent = 0;
+    uint32_t seq, base;
+    uint64_t word = 0;
+    unsigned i;
+    int lost_check = 0, cc_rail = 0;
+
+    /* an ack for frames never sent is corrupt or forged: ignore it */
+    if (hxb_seq_lt(p->tx_push, cum)) {
+        return;
+    }
+    /* ACKs ride on different rails and may arrive out of order: an older
+     * one still carries valid selective bits, relative to its own cum */
+    base = cum;
+    if (hxb_seq_lt(cum, p->tx_una)) {
+        cum = p->tx_una;
+    }
+    if (cum != p->tx_una) {
+        /* released slots get reused: no queued frame may still point at one */
+        hxb_core_flush_rails(e);
+    }
+    for (seq = p->tx_una; seq != cum; seq++) {
+        hxb_txslot_t *s = HXB_TX_SLOT(p, seq);
+        ack_times(s, seq, hold_seq, &newest, &cc_sent, &cc_rail);
+        ack_path_acked(p, s);
+        hxb_tx_slot_release(p, s, 0);
+        lost_check = 1;
+    }
+    if (cum != p->tx_una) {
+        p->tx_una = cum;
+        p->last_ack_progress = now;
+    }
+    for (i = 0; i < nbits; i++) {
+        if (i % 64 == 0) {      /* the bitmap sits at offset 60 in the frame */
+            memcpy(&word, (const char *)bits + i / 8, sizeof(word));
+        }
+        if (!(word & (1ull << (i % 64)))) {
+            continue;
+        }
+        seq = base + 1 + i;
+        if (!hxb_seq_lt(seq, p->tx_push)) {
+            break;
+        }
+        if (hxb_seq_lt(seq, p->tx_una)) {
+            continue;
+        }
+        hxb_txslot_t *s = HXB_TX_SLOT(p, seq);
+        if (s->state == TX_INFLIGHT) {
+            ack_times(s, seq, hold_seq, &newest, &cc_sent, &cc_rail);
+            ack_path_acked(p, s);
+            hxb_tx_sacked(p, s);
+            lost_check = 1;
+        }
+    }
+    if (newest > 0) {
+        hxb_loss_rtt_sample(p, now - newest);  /* one sample per ACK: the freshest */
+    }
+    /* hold_at 0: no hold (piggybacked); a sample must be positive (0 means
+     * "unset" in hxb_cc_delay) */
+    if (cc_sent > 0 && hold_at > cc_sent) {
+        hxb_cc_delay(p, cc_rail, cc_sent, hold_at - cc_sent);
+    }
+    if (lost_check) {
+        hxb_loss_detect(p);
+    }
+    hxb_ops_flush_check(p);
+}
+
+/* ERR: the peer refused one of our frames (PROTOCOL.md 8.12) */
+void hxb_err_rcvd(hxb_peer_t *p, uint32_t seq, uint32_t status)
+{
+    if (!hxb_seq_le(p->tx_una, seq) || !hxb_seq_lt(seq, p->tx_push)) {
+        return;
+    }
+    hxb_ops_refused(p, seq, status);
+}
+
+/* The rail for an ACK or ERR: the least loaded of those the peer's frames
+ * came in on since our last ACK, else of the other usable rails, leaving
+ * out suspect rails and those our ACKs seem lost on while others remain.
+ * Not by load alone: with nothing of ours in flight that was always the
+ * first rail, and where the path from it was dead (a relayed peer whose
+ * first relay lost its link) the peer never heard from us and failed us. */
+int hxb_ack_ctl_rail(hxb_peer_t *p)
+{
+    hxb_engine_t *e = p->e;
+    uint32_t up = 0, good;
+    double best = 1e300, load;
+    int r, pick = -1;
+
+    for (r = 0; r < e->nrails; r++) {
+        up |= (uint32_t)!!e->rails[r]->up << r;
+    }
+    up &= p->rail_mask;
+    if (p->ack_avoid && e->now - p->ack_avoid_at > HXB_ACK_AVOID) {
+        p->ack_avoid = 0;
+    }
+    good = up & ~p->suspect_mask & ~p->ack_avoid;
+    if (!good) {
+        good = up & ~p->suspect_mask & ~p->ack_rail;   /* move on, at least */
+    }
+    if (!good) {
+        good = up;
+    }
+    if (good & p->rx_rails) {
+        good &= p->rx_rails;
+    }
+    for (r = 0; r < e->nrails; r++) {
+        if (good & (1u << r)) {
+            load = (e->rail_inflight[r] + 1) / e->rails[r]->speed;
+            if (load < best) {
+                best = load;
+                pick = r;
+            }
+        }
+    }
+    return pick;
+}
+
+void hxb_err_send(hxb_peer_t *p, uint32_t seq, uint32_t status)
+{
+    hxb_err_ext_t ext = {.seq = seq, .status = status};
+
+    hxb_tx_send_ctl(p, hxb_ack_ctl_rail(p), HXB_K_ERR, &ext, sizeof(ext));
+}
+
+static void ack_send(hxb_peer_t *p, int r)
+{
+    struct {
+        hxb_ack_ext_t ext;
+        uint64_t      bits[HXB_SACK_BITS / 64];
+    } a;
+    uint32_t span = p->rx_hi - p->rx_next, i;
+    unsigned nbits = 0;
+
+    memset(&a, 0, sizeof(a));
+    a.ext.cum = p->rx_next;
+    if (span > 1) {
+        nbits = ((span - 1 + 63) / 64) * 64;
+        /* whole 64-bit words (the wire requires it), even when the
+         * window is smaller: span <= window keeps the bits in it */
+        if (nbits > HXB_SACK_BITS) {
+            nbits = HXB_SACK_BITS;
+        }
+        for (i = 0; i < nbits && i + 1 < span; i++) {
+            if (HXB_RX_SLOT(p, p->rx_next + 1 + i)->state != RX_EMPTY) {
+                a.bits[i / 64] |= 1ull << (i % 64);
+            }
+        }
+    }
+    a.ext.nbits = (uint16_t)nbits;
+    a.ext.dups = p->rx_dups;
+    a.ext.hold_seq = p->rx_hold_seq;
+    a.ext.hold_us = HXB_HOLD_NONE;
+    if (r < 0) {
+        r = hxb_ack_ctl_rail(p);     /* -1: none up, nothing is sent */
+    }
+    if (p->rx_hold_at > 0) {
+        /* here since the frame arrived, and until the ACK leaves: at most
+         * what our own frames to the peer on that rail take for a whole
+         * round trip, as they wait in the same queue (an overestimate
+         * would hide queues on the path from the peer's window) */
+        double wait = r >= 0 ? hxb_core_rail_wait(p->e, r) : 0;
+        double us;
+
+        if (r >= 0 && wait > p->rail_srtt[r]) {
+            wait = p->rail_srtt[r];
+        }
+        us = (p->e->now - p->rx_hold_at + wait) * 1e6;
+        a.ext.hold_us = us < 0 ? 0 : us >= HXB_HOLD_NONE ? HXB_HOLD_NONE - 1 : (uint32_t)us;
+    }
+    p->rx_dups = 0;
+    if (r >= 0) {
+        p->ack_rail = 1u << r;
+        p->rx_rails = 0;
+    }
+    hxb_tx_send_ctl(p, r, HXB_K_ACK, &a, sizeof(a.ext) + nbits / 8);
+    p->e->stats.acks_sent++;
+    p->rx_unacked = 0;
+    p->ack_now = 0;
+    p->ack_drained = 0;
+}
+
+void hxb_ack_send(hxb_peer_t *p)
+{
+    ack_send(p, -1);
+}
+
+/* the idle tick's ACK (HXB_F_BUSY, from the engine's idle flag), on every
+ * rail that is up: the caller reads nothing meanwhile, so we would not
+ * learn that a rail's path to the peer is dead, and one ACK lost on it
+ * must not leave the peer without news for a whole period */
+void hxb_ack_send_busy(hxb_peer_t *p)
+{
+    hxb_engine_t *e = p->e;
+    int r;
+
+    for (r = 0; r < e->nrails; r++) {
+        if ((p->rail_mask & (1u << r)) && e->rails[r]->up) {
+            ack_send(p, r);
+            e->stats.busy_sent++;
+        }
+    }
+}
+
+void hxb_ack_owed(hxb_peer_t *p, const hxb_hdr_t *h)
+{
+    p->rx_pass = p->e->pass;
+    if (!(h->flags & HXB_F_MORE)) {
+        p->ack_drained = 1;   /* the end of a burst: ack once queues drain */
+    }
+    if (p->rx_unacked++ == 0) {
+        p->ack_due = p->e->now + p->e->cfg.ack_delay;
+    }
+    hxb_peer_activate(p);
+}
+
+/* A frame we have: the peer resent it, so our ACK of it was probably
+ * lost (or the peer resent early). Ack at once, on another rail than the
+ * last ACK took (hxb_ack_ctl_rail). */
+void hxb_ack_dup(hxb_peer_t *p, const hxb_hdr_t *h)
+{
+    hxb_engine_t *e = p->e;
+
+    e->stats.drops[HXB_DROP_DUP]++;
+    p->rx_dups += p->rx_dups < UINT16_MAX;
+    p->ack_now = 1;
+    if (p->ack_rail) {
+        p->ack_avoid |= p->ack_rail;
+        p->ack_avoid_at = e->now;
+    }
+    hxb_ack_owed(p, h);
+}
+
+/* when the kernel received the frame being handled (the pass's time if
+ * the rail does not say, or says later) */
+static double ack_arrival(const hxb_engine_t *e, const hxb_rail_t *rail)
+{
+    return rail->rx_stamp > 0 && rail->rx_stamp < e->now ? rail->rx_stamp : e->now;
+}
+
+/* the frame that reached this host last: the next ACK says how long it has
+ * been here (hold_us), so the sender can tell path delay from ours */
+void hxb_ack_hold(hxb_peer_t *p, const hxb_rail_t *rail, uint32_t seq)
+{
+    double at = ack_arrival(p->e, rail);
+
+    if (at >= p->rx_hold_at) {
+        p->rx_hold_at = at;
+        p->rx_hold_seq = seq;
+    }
+}
+
+/* frames received and not acknowledged yet, by an ACK or a piggybacked ack */
+unsigned hxb_ack_owed_count(const hxb_peer_t *p)
+{
+    return p->rx_unacked;
+}
+
+/* Does an ACK go now (drained: every rail's receive queue was emptied in
+ * this pass)? Acks are coalesced only while frames keep coming: once every
+ * rail's queue is drained, what is owed goes at the next progress call (a
+ * caller may block elsewhere for long once it has its data, and the sender
+ * must not wait for its timeout) - not in this one: the caller usually
+ * answers first (a reply, a rendezvous step), and its frame carries the
+ * ack for free. */
+int hxb_ack_due(const hxb_peer_t *p, int drained)
+{
+    const hxb_engine_t *e = p->e;
+
+    return p->rx_unacked &&
+           (p->ack_now || (drained && p->ack_drained && p->rx_pass != e->pass) ||
+            p->rx_unacked >= e->cfg.ack_every || e->now >= p->ack_due);
+}
+
+/* when an owed ACK goes if nothing else happens: the next progress pass,
+ * or when coalescing ends (0: nothing owed) */
+double hxb_ack_wake_at(const hxb_peer_t *p)
+{
+    const hxb_engine_t *e = p->e;
+
+    if (!p->rx_unacked) {
+        return 0;
+    }
+    return p->ack_now || p->ack_drained || p->rx_unacked >= e->cfg.ack_every
+           ? e->now : p->ack_due;
+}
+
+void hxb_ack_frame_rcvd(hxb_peer_t *p, const hxb_rail_t *rail, const hxb_hdr_t *h)
+{
+    hxb_engine_t *e = p->e;
+    const hxb_ack_ext_t *a = (const hxb_ack_ext_t *)(h + 1);
+    /* when it would have arrived had the peer answered at once */
+    double hold_at = a->hold_us == HXB_HOLD_NONE ? 0
+                     : ack_arrival(e, rail) - a->hold_us * 1e-6;
+
+    e->stats.acks_rcvd++;
+    if (a->dups) {
+        hxb_loss_spurious(p, a->dups);
+    }
+    hxb_ack_rcvd(p, a->cum, a + 1, a->nbits, a->hold_seq, hold_at);
+}
+
+/* a frame of the peer came in on rail r: that path from it works */
+void hxb_ack_rail_seen(hxb_peer_t *p, int r)
+{
+    p->rx_rails |= 1u << r;
+}
+
+/* the frame just counted as owed was dropped after all (no buffer to
+ * hold it): not acked, the sender will resend it */
+void hxb_ack_unowed(hxb_peer_t *p)
+{
+    p->rx_unacked--;
+}
+
+/* the peer restarted: nothing is owed to its old run */
+void hxb_ack_reset(hxb_peer_t *p)
+{
+    p->rx_unacked = 0;
+    p->ack_now = 0;
+}

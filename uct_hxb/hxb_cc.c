@@ -1,0 +1,179 @@
+/* Congestion control of the paths to a peer (a path: the frames to one
+ * peer that leave on one of our rails): a window per path that grows with
+ * acks (slow start, then a frame per window), halves on a run of losses
+ * within a round trip, shrinks on a standing queue (delay), and returns
+ * when the losses prove spurious (undo). The rails' own windows are in
+ * hxb_core.c. */
+#include "hxb_engine_int.h"
+
+#include <string.h>
+
+/* Loss-based control alone fills a path's queues until they overflow:
+ * shallow switch ports (a few ms) then drop runs of frames whenever two
+ * or three senders meet, and every control message (a rendezvous
+ * handshake) waits behind the queue. So, like Swift (Kumar et al.,
+ * SIGCOMM 2020) and TCP Vegas, the window also follows the queueing delay.
+ * rtt is a path round trip of a frame sent on rail r: from its send to
+ * when the ACK naming it (hold_seq) would have arrived had the peer
+ * answered at once, i.e. less the time the frame and the ACK spent in the
+ * two hosts (kernel receive times at both ends): a receiver or sender off
+ * the CPU is not a queue on the path (Swift's split of fabric and endpoint
+ * delay). The least rtt of a period (a round trip, by sequence) above the
+ * path's base by more than the target is a standing queue, and the window
+ * shrinks by the excess share. */
+void hxb_cc_delay(hxb_peer_t *p, int r, double sent_at, double rtt)
+{
+    hxb_engine_t *e = p->e;
+    double target = e->cfg.cc_target, q, f;
+
+    /* frames sent before the last cut queued behind the old window */
+    if (target <= 0 || sent_at < p->cc_dcut[r]) {
+        return;
+    }
+    e->stats.cc_delay_samples++;
+    if (e->now >= p->cc_base_renew) {
+        memcpy(p->cc_base, p->cc_base_next, sizeof(p->cc_base));
+        memset(p->cc_base_next, 0, sizeof(p->cc_base_next));
+        p->cc_base_renew = e->now + HXB_CC_BASE_SPAN;
+    }
+    if (p->cc_base[r] == 0 || rtt < p->cc_base[r]) p->cc_base[r] = rtt;
+    if (p->cc_base_next[r] == 0 || rtt < p->cc_base_next[r]) p->cc_base_next[r] = rtt;
+    if (p->cc_pmin[r] == 0) {
+        /* A period opens with a sample and closes with the first sample of
+         * a frame sent after it opened: a round trip. After a stall (a
+         * receiver or sender off the CPU) every ack of the frames sent
+         * before it is late, several ACKs' worth; they fall in one period
+         * with the first frame sent after the stall, which is not late. */
+        p->cc_pmin[r] = rtt;
+        p->cc_popen[r] = e->now;
+        return;
+    }
+    if (rtt < p->cc_pmin[r]) p->cc_pmin[r] = rtt;
+    if (sent_at < p->cc_popen[r]) {
+        return;
+    }
+    q = p->cc_pmin[r] - p->cc_base[r];
+    if (q > target / 2) {
+        p->cc_ss &= ~(1u << r);
+    }
+    if (q > target) {
+        /* not below HXB_CC_WIN_MIN: a host whose cores are saturated
+         * (8 rails of 1 Gbit/s here) delays frames where hold times do not
+         * see it too (in the kernel before the receive stamp), and a
+         * window of a few frames idles fast rails; a full queue still
+         * halves it below that (losses) */
+        f = 1 - HXB_CC_BETA * (q - target) / p->cc_pmin[r];
+        f = p->cwnd[r] * (f < 0.5 ? 0.5 : f);
+        if (f < HXB_CC_WIN_MIN) f = HXB_CC_WIN_MIN;
+        if (f < p->cwnd[r]) p->cwnd[r] = f;
+        p->cc_over |= 1u << r;
+        p->cc_dcut[r] = e->now;
+        e->stats.cc_delay_cuts++;
+    } else {
+        p->cc_over &= ~(1u << r);
+    }
+    p->cc_pmin[r] = 0;
+}
+
+/* Frame s, sent on its rail towards p, was found lost. Scattered losses
+ * are taken for noise (corrupt frames, a descheduled peer's ring): random
+ * loss must not throttle a path. HXB_CWND_LOSSES losses found within one
+ * round trip are a full queue on the path, which drops frames in runs:
+ * halve the path's window, once per round trip (losses of frames sent
+ * before the halving are part of the same event). */
+void hxb_cc_loss(hxb_peer_t *p, const hxb_txslot_t *s)
+{
+    hxb_engine_t *e = p->e;
+    int r = s->rail;
+
+    if (s->sent_at < p->cc_cut[r]) {
+        return;
+    }
+    if (e->now - p->cc_first[r] > p->srtt) {
+        p->cc_first[r] = e->now;
+        p->cc_losses[r] = 0;
+    }
+    if (++p->cc_losses[r] < HXB_CWND_LOSSES) {
+        return;
+    }
+    if (e->now >= p->cc_episode_end) {
+        /* a new episode: its retransmissions so far are this event's */
+        memset(p->cc_prior, 0, sizeof(p->cc_prior));
+        p->cc_retx = HXB_CWND_LOSSES - 1;
+        p->cc_dups = 0;
+    }
+    /* a duplicate is reported a round trip after its retransmission, a
+     * scheduler time slice later if the peer is descheduled */
+    p->cc_episode_end = e->now + (4 * p->rto > HXB_CWND_UNDO_SPAN ?
+                                  4 * p->rto : HXB_CWND_UNDO_SPAN);
+    if (p->cc_prior[r] == 0) {
+        p->cc_prior[r] = p->cwnd[r];
+    }
+    p->cwnd[r] = hxb_win_halved(p->cwnd[r], HXB_CWND_MIN);
+    p->cc_ss &= ~(1u << r);
+    p->cc_cut[r] = e->now;
+    p->cc_losses[r] = 0;
+    e->stats.cwnd_cuts++;
+}
+
+/* Every retransmission of the open episode came back as a duplicate: the
+ * cuts were for late frames, not lost ones (like TCP's DSACK undo) */
+static void cc_undo(hxb_peer_t *p)
+{
+    int r;
+
+    if (p->e->now >= p->cc_episode_end || p->cc_dups < p->cc_retx) {
+        return;
+    }
+    for (r = 0; r < p->e->nrails; r++) {
+        if (p->cc_prior[r] > p->cwnd[r]) {
+            p->cwnd[r] = p->cc_prior[r];
+        }
+        p->cc_prior[r] = 0;
+    }
+    p->cc_episode_end = 0;
+    p->e->stats.cwnd_undos++;
+}
+
+/* The peer received n duplicates: if they account for every retransmission
+ * of the open episode, its cuts were for late frames (undo) */
+void hxb_cc_spurious(hxb_peer_t *p, unsigned n)
+{
+    p->cc_dups += n;
+    cc_undo(p);
+}
+
+/* a frame was sent again: an episode's undo waits for its duplicate */
+void hxb_cc_retransmitted(hxb_peer_t *p)
+{
+    p->cc_retx++;
+}
+
+/* a frame sent once on rail r was acked: the path's window grows (by a
+ * frame in slow start, else by a frame per window), unless its period
+ * found a standing queue */
+void hxb_cc_acked(hxb_peer_t *p, int r)
+{
+    double max = p->e->cfg.rail_inflight;
+
+    if (p->cc_ss & (1u << r)) {
+        p->cwnd[r] += 1;
+        if (p->cwnd[r] > max) p->cwnd[r] = max;
+    } else if (!(p->cc_over & (1u << r))) {
+        p->cwnd[r] = hxb_win_grown(p->cwnd[r], max);
+    }
+}
+
+/* a new peer: every path in slow start from HXB_CWND_INIT (with delay
+ * control; without it, at the rail's window) */
+void hxb_cc_init(hxb_peer_t *p)
+{
+    const hxb_engine_cfg_t *c = &p->e->cfg;
+    int r;
+
+    for (r = 0; r < HXB_MAX_RAILS; r++) {
+        p->cwnd[r] = c->cc_target > 0 && HXB_CWND_INIT < c->rail_inflight
+                     ? HXB_CWND_INIT : c->rail_inflight;
+    }
+    p->cc_ss = c->cc_target > 0 ? ~0u : 0;
+}

@@ -1,0 +1,366 @@
+/* Loss detection and retransmission: round-trip estimates (per peer and
+ * per path), per-lane and time-based (RACK) loss detection, the
+ * retransmission timeout, spurious retransmissions (reordering window),
+ * and suspect rails, probed by PING until a PONG clears them. */
+#include "hxb_engine_int.h"
+
+#include <string.h>
+
+/* RFC 6298 smoothing: gains 1/8 for the mean, 1/4 for the deviation */
+void hxb_rtt_smooth(double *srtt, double *rttvar, double rtt)
+{
+    double d;
+
+    if (*srtt == 0) {
+        *srtt = rtt;
+        *rttvar = rtt / 2;
+        return;
+    }
+    d = rtt > *srtt ? rtt - *srtt : *srtt - rtt;
+    *rttvar = 0.75 * *rttvar + 0.25 * d;
+    *srtt = 0.875 * *srtt + 0.125 * rtt;
+}
+
+void hxb_loss_rtt_sample(hxb_peer_t *p, double rtt)
+{
+    const hxb_engine_cfg_t *c = &p->e->cfg;
+
+    if (p->min_rtt == 0 || rtt < p->min_rtt) {
+        p->min_rtt = rtt;
+    }
+    hxb_rtt_smooth(&p->srtt, &p->rttvar, rtt);
+    p->rto = p->srtt + 4 * p->rttvar;
+    if (p->rto < c->rto_min) p->rto = c->rto_min;
+    if (p->rto > c->rto_max) p->rto = c->rto_max;
+}
+
+/* Stop preferring rail r for this peer and probe it at once; a PONG
+ * restores it (hxb_loss_pong_rcvd), so a rail suspected wrongly is back after one
+ * round trip. The frames in flight on it stay: RACK finds each one lost
+ * when it is due. Moving them all at once doubled a deep queue's worth of
+ * frames whenever a rail was merely slow, and the duplicates slowed the
+ * other rails into suspicion in turn. */
+static void loss_suspect_rail(hxb_peer_t *p, int r)
+{
+    hxb_engine_t *e = p->e;
+
+    p->suspect_mask |= 1u << r;
+    p->suspect_since[r] = e->now - e->cfg.probe_interval;
+    e->stats.rail_failovers++;
+}
+
+/* The peer received n duplicates: retransmissions were spurious, frames
+ * were late, not lost. Widen the reordering window (RFC 8985's DSACK
+ * rule); it shrinks back over time (loss_reo_window). */
+void hxb_loss_spurious(hxb_peer_t *p, unsigned n)
+{
+    p->e->stats.spurious += n;
+    hxb_cc_spurious(p, n);
+    if (p->reo_mult < 64) {
+        p->reo_mult = p->reo_mult ? p->reo_mult * 2 : 2;
+    }
+    p->reo_decay_at = p->e->now + HXB_REO_DECAY;
+}
+
+/* what a frame on rail r usually takes to be acked: that rail's own
+ * smoothed round trip and four deviations (rails queue differently) */
+static double loss_rail_rtt_bound(const hxb_peer_t *p, int r)
+{
+    return p->rail_srtt[r] + 4 * p->rail_rttvar[r];
+}
+
+/* how late a frame may be, beyond its round trip, before it counts lost */
+static double loss_reo_window(hxb_peer_t *p)
+{
+    double reo = p->srtt / 8, cap = p->srtt + 4 * p->rttvar;
+
+    if (reo < 100e-6) {
+        reo = 100e-6;
+    }
+    if (p->reo_mult > 1) {
+        if (p->e->now >= p->reo_decay_at) {
+            p->reo_mult /= 2;
+            p->reo_decay_at = p->e->now + HXB_REO_DECAY;
+        }
+        reo *= p->reo_mult;
+        if (reo > cap && cap > 100e-6) {
+            reo = cap;
+        }
+    }
+    return reo;
+}
+
+/* Loss detection without timeouts, two rules:
+ * - per lane: a rail's queue keeps order, so a frame sent before an acked
+ *   frame in the same lane (rail and queue: a dual rail's raw and UDP
+ *   frames are two lanes, read from two sockets), and not acked itself, was
+ *   lost;
+ * - across rails (RACK, RFC 8985): a frame sent before the latest-sent
+ *   acked frame, on any rail, is lost once it is overdue by that frame's
+ *   round trip plus a reordering window. This repairs the last frames of a
+ *   rail (no later frame on it to expose them) while other rails carry
+ *   traffic, which is the common case when one message is striped.
+ * A rail that loses this way and has acknowledged nothing since the lost
+ * frame left is suspect (as after two RTOs). */
+void hxb_loss_detect(hxb_peer_t *p)
+{
+    hxb_engine_t *e = p->e;
+    double now = e->now, next = 0, reo, due, span, horizon;
+    uint32_t seq;
+    int lane;
+
+    reo = loss_reo_window(p);
+    /* Both rules need a frame sent before an acked one, at `horizon` at the
+     * latest. Frames are first sent in sequence order, so the first one
+     * sent only once and after the horizon ends the scan: all later ones,
+     * retransmitted or not, left later still. Per ack, this scans the
+     * frames acks are about, not the whole window. */
+    horizon = p->rack_sent;
+    for (lane = 0; lane < e->nrails * HXB_RAIL_LANES; lane++) {
+        if (p->rail_hi_sent[lane] > horizon) {
+            horizon = p->rail_hi_sent[lane];
+        }
+    }
+    for (seq = p->tx_una; seq != p->tx_push; seq++) {
+        hxb_txslot_t *s = HXB_TX_SLOT(p, seq);
+        if (s->retx == 0 && s->sent_at > horizon) {
+            break;
+        }
+        if (s->state != TX_INFLIGHT) {
+            continue;
+        }
+        if (hxb_seq_lt(s->rail_ctr, p->rail_hi[s->lane])) {
+            e->stats.fast_retx++;
+            hxb_cc_loss(p, s);
+            hxb_tx_retransmit(p, seq, s);
+            continue;
+        }
+        if (s->sent_at >= p->rack_sent) {
+            continue;
+        }
+        /* overdue by the later frame's round trip and by what this
+         * frame's own rail usually takes (rails queue differently) */
+        span = loss_rail_rtt_bound(p, s->rail);
+        if (span < p->rack_rtt) {
+            span = p->rack_rtt;
+        }
+        due = s->sent_at + span + reo;
+        if (now < due) {
+            if (!next || due < next) {
+                next = due;
+            }
+            continue;
+        }
+        e->stats.rack_retx++;
+        if (++p->rail_losses[s->rail] >= 4 &&
+            p->rail_last_ack[s->rail] < s->sent_at &&
+            !(p->suspect_mask & (1u << s->rail))) {
+            /* several frames lost on this rail and nothing came back on it
+             * since they left, while later frames on other rails did */
+            loss_suspect_rail(p, s->rail);
+        }
+        hxb_cc_loss(p, s);
+        hxb_tx_retransmit(p, seq, s);
+    }
+    p->rack_check_at = next;
+}
+
+/* RACK's reference: the latest-sent frame known delivered. A retransmitted
+ * frame counts too (else a lost retransmission could only be found by the
+ * RTO), unless its ack came sooner than any round trip could: then the ack
+ * is for the earlier transmission. */
+static void loss_rack_update(hxb_peer_t *p, const hxb_txslot_t *s)
+{
+    double rtt = p->e->now - s->sent_at;
+
+    if (!p->e->cfg.rack || s->state != TX_INFLIGHT || s->sent_at <= p->rack_sent ||
+        (s->retx && rtt < p->min_rtt)) {
+        return;
+    }
+    p->rack_sent = s->sent_at;
+    p->rack_rtt = rtt;
+}
+
+void hxb_loss_acked(hxb_peer_t *p, const hxb_txslot_t *s)
+{
+    loss_rack_update(p, s);
+    /* Only a frame sent once tells which transmission arrived: an ack of a
+     * retransmitted frame may be for the original, on another rail, and
+     * would make frames still in flight on the new rail look lost. */
+    if (s->state != TX_INFLIGHT || s->retx != 0) {
+        return;
+    }
+    /* each rail has its own queue: its own round trip, for RACK */
+    hxb_rtt_smooth(&p->rail_srtt[s->rail], &p->rail_rttvar[s->rail],
+                   p->e->now - s->sent_at);
+    p->rail_losses[s->rail] = 0;
+    p->rail_last_ack[s->rail] = p->e->now;
+    if (hxb_seq_lt(p->rail_hi[s->lane], s->rail_ctr)) {
+        p->rail_hi[s->lane] = s->rail_ctr;
+        p->rail_hi_sent[s->lane] = s->sent_at;
+    }
+    p->suspect_mask &= ~(1u << s->rail);
+}
+
+/* a new peer: its rails get the benefit of the doubt */
+void hxb_loss_init(hxb_peer_t *p)
+{
+    int r;
+
+    p->rto = p->e->cfg.rto_init;
+    for (r = 0; r < HXB_MAX_RAILS; r++) {
+        p->rail_last_ack[r] = p->e->now;
+    }
+}
+
+/* Rail r acknowledged nothing since `since` while another rail did: the
+ * rail, not the peer, is the problem. When every rail is silent the peer
+ * (descheduled, its queues deep) is, and moving frames would only add
+ * duplicates to its backlog. */
+static int loss_rail_silent_alone(const hxb_peer_t *p, int r, double since)
+{
+    int q;
+
+    if (p->rail_last_ack[r] >= since) {
+        return 0;
+    }
+    for (q = 0; q < p->e->nrails; q++) {
+        if (q != r && (p->rail_mask & (1u << q)) && p->rail_last_ack[q] > since) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* What is due of loss detection when no ack came: a RACK loss, the
+ * retransmission timeout, a suspect rail's probe */
+void hxb_loss_timers(hxb_peer_t *p)
+{
+    hxb_engine_t *e = p->e;
+    double now = e->now;
+    uint32_t seq;
+    int r;
+
+    if (p->rack_check_at && now >= p->rack_check_at) {
+        hxb_loss_detect(p);
+    }
+    /* RTO, checked when the first frame in flight can be due, at most every
+     * rto_min/2 (a sleeping sender wakes for nothing else). Like TCP, a timeout resends
+     * only the oldest frame: if it was merely late (a descheduled peer,
+     * a deep queue) little is wasted, and if frames were really lost the
+     * ack of the resent one lets per-rail loss detection find the rest.
+     * Only when the frame's rail has acknowledged nothing for two timeouts
+     * is the rail suspect, and then everything in flight on it moves. */
+    if (now >= p->next_rto_check && p->tx_inflight && hxb_peer_busy(p, now)) {
+        /* what it has not read waits in its host: resending, or suspecting
+         * rails, would only fill its queues (8.7) */
+        p->next_rto_check = p->busy_at + e->cfg.peer_timeout / 2;
+    } else if (now >= p->next_rto_check && p->tx_inflight) {
+        hxb_txslot_t *old = NULL;
+        uint32_t old_seq = 0;
+        double rto[HXB_MAX_RAILS];
+
+        /* a frame times out by its own rail's round trip too: the peer's
+         * estimate follows the freshest frames, which found short queues */
+        for (r = 0; r < e->nrails; r++) {
+            rto[r] = loss_rail_rtt_bound(p, r);
+            if (rto[r] < p->rto) {
+                rto[r] = p->rto;
+            }
+        }
+        double first = 0;       /* the earliest deadline not yet due */
+        unsigned due = 0;
+
+        for (seq = p->tx_una; seq != p->tx_push; seq++) {
+            hxb_txslot_t *s = HXB_TX_SLOT(p, seq);
+            if (s->state != TX_INFLIGHT) {
+                continue;
+            }
+            if (now - s->sent_at < rto[s->rail]) {
+                first = hxb_wake_min(first, s->sent_at + rto[s->rail]);
+                continue;
+            }
+            due++;
+            if (!old || s->sent_at < old->sent_at) {
+                old = s;
+                old_seq = seq;
+            }
+        }
+        if (due > 1) {
+            first = now;            /* the others at the next check */
+        }
+        if (old) {
+            r = old->rail;
+            e->stats.rto_fired++;
+            if (loss_rail_silent_alone(p, r, old->sent_at) &&
+                !(p->suspect_mask & (1u << r))) {
+                loss_suspect_rail(p, r);
+            }
+            hxb_tx_retransmit(p, old_seq, old);
+            p->rto *= 2;
+            if (p->rto > e->cfg.rto_max) {
+                p->rto = e->cfg.rto_max;
+            }
+            first = hxb_wake_min(first, now + p->rto);
+        }
+        if (!first || first < now + e->cfg.rto_min / 2) {
+            first = now + e->cfg.rto_min / 2;
+        }
+        p->next_rto_check = first;
+    }
+    /* probe suspect rails; a PONG clears them (hxb_loss_pong_rcvd) */
+    for (r = 0; r < e->nrails; r++) {
+        if ((p->suspect_mask & (1u << r)) &&
+            now - p->suspect_since[r] >= e->cfg.probe_interval) {
+            hxb_ping_ext_t ping = {.stamp = 0, .rail = (uint8_t)r};
+            memcpy(&ping.stamp, &now, sizeof(now));
+            p->suspect_since[r] = now;
+            hxb_tx_send_ctl(p, r, HXB_K_PING, &ping, sizeof(ping));
+        }
+    }
+}
+
+/* the deadlines of hxb_loss_timers (0: none) */
+double hxb_loss_wake_at(const hxb_peer_t *p)
+{
+    const hxb_engine_cfg_t *c = &p->e->cfg;
+    double t = p->rack_check_at;
+    int r;
+
+    if (p->tx_inflight) {
+        t = hxb_wake_min(t, p->next_rto_check);
+    }
+    for (r = 0; r < p->e->nrails; r++) {
+        if (p->suspect_mask & (1u << r)) {
+            t = hxb_wake_min(t, p->suspect_since[r] + c->probe_interval);
+        }
+    }
+    return t;
+}
+
+/* PING on a suspect rail: answer on the rail it came in on */
+void hxb_loss_ping_rcvd(hxb_peer_t *p, const hxb_rail_t *rail, const hxb_hdr_t *h)
+{
+    hxb_tx_send_ctl(p, rail->index, HXB_K_PONG, h + 1, sizeof(hxb_ping_ext_t));
+}
+
+/* a PONG: the rail it names works again */
+void hxb_loss_pong_rcvd(hxb_peer_t *p, const hxb_hdr_t *h)
+{
+    const hxb_ping_ext_t *x = (const hxb_ping_ext_t *)(h + 1);
+
+    if (x->rail < HXB_MAX_RAILS) {
+        p->suspect_mask &= ~(1u << x->rail);
+        p->rail_last_ack[x->rail] = p->e->now;
+    }
+}
+
+/* the peer restarted: nothing of the old sequence space is in flight */
+void hxb_loss_reset(hxb_peer_t *p)
+{
+    memset(p->rail_hi, 0, sizeof(p->rail_hi));
+    memset(p->rail_hi_sent, 0, sizeof(p->rail_hi_sent));
+    p->reo_mult = 0;
+    p->rack_sent = p->rack_rtt = p->rack_check_at = 0;
+    memset(p->rail_losses, 0, sizeof(p->rail_losses));
+}
