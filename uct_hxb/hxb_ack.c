@@ -7,6 +7,15 @@
 
 #include <string.h>
 
+/* Frames owed an ack: those received since our last ACK, unless a frame of
+ * ours carried the cumulative ack since with nothing beyond a hole (a
+ * separate ACK is needed only while frames past a hole wait to be acked
+ * selectively) */
+static unsigned ack_owed(const hxb_peer_t *p)
+{
+    return p->tx.acks_carried != p->ack.carried_seen ? 0 : p->ack.unacked;
+}
+
 /* a frame in flight was acknowledged: what it tells loss detection, and,
  * sent only once, the windows of its rail and path */
 static void ack_path_acked(hxb_peer_t *p, hxb_txslot_t *s)
@@ -50,28 +59,28 @@ void hxb_ack_rcvd(hxb_peer_t *p, uint32_t cum, const void *bits,
     int lost_check = 0, cc_rail = 0;
 
     /* an ack for frames never sent is corrupt or forged: ignore it */
-    if (hxb_seq_lt(p->tx_push, cum)) {
+    if (hxb_seq_lt(p->tx.push, cum)) {
         return;
     }
     /* ACKs ride on different rails and may arrive out of order: an older
      * one still carries valid selective bits, relative to its own cum */
     base = cum;
-    if (hxb_seq_lt(cum, p->tx_una)) {
-        cum = p->tx_una;
+    if (hxb_seq_lt(cum, p->tx.una)) {
+        cum = p->tx.una;
     }
-    if (cum != p->tx_una) {
+    if (cum != p->tx.una) {
         /* released slots get reused: no queued frame may still point at one */
         hxb_core_flush_rails(e);
     }
-    for (seq = p->tx_una; seq != cum; seq++) {
+    for (seq = p->tx.una; seq != cum; seq++) {
         hxb_txslot_t *s = HXB_TX_SLOT(p, seq);
         ack_times(s, seq, hold_seq, &newest, &cc_sent, &cc_rail);
         ack_path_acked(p, s);
         hxb_tx_slot_release(p, s, 0);
         lost_check = 1;
     }
-    if (cum != p->tx_una) {
-        p->tx_una = cum;
+    if (cum != p->tx.una) {
+        hxb_tx_acked_to(p, cum);
         p->last_ack_progress = now;
     }
     for (i = 0; i < nbits; i++) {
@@ -82,10 +91,10 @@ void hxb_ack_rcvd(hxb_peer_t *p, uint32_t cum, const void *bits,
             continue;
         }
         seq = base + 1 + i;
-        if (!hxb_seq_lt(seq, p->tx_push)) {
+        if (!hxb_seq_lt(seq, p->tx.push)) {
             break;
         }
-        if (hxb_seq_lt(seq, p->tx_una)) {
+        if (hxb_seq_lt(seq, p->tx.una)) {
             continue;
         }
         hxb_txslot_t *s = HXB_TX_SLOT(p, seq);
@@ -113,7 +122,7 @@ void hxb_ack_rcvd(hxb_peer_t *p, uint32_t cum, const void *bits,
 /* ERR: the peer refused one of our frames (PROTOCOL.md 8.12) */
 void hxb_err_rcvd(hxb_peer_t *p, uint32_t seq, uint32_t status)
 {
-    if (!hxb_seq_le(p->tx_una, seq) || !hxb_seq_lt(seq, p->tx_push)) {
+    if (!hxb_seq_le(p->tx.una, seq) || !hxb_seq_lt(seq, p->tx.push)) {
         return;
     }
     hxb_ops_refused(p, seq, status);
@@ -136,18 +145,18 @@ int hxb_ack_ctl_rail(hxb_peer_t *p)
         up |= (uint32_t)!!e->rails[r]->up << r;
     }
     up &= p->rail_mask;
-    if (p->ack_avoid && e->now - p->ack_avoid_at > HXB_ACK_AVOID) {
-        p->ack_avoid = 0;
+    if (p->ack.avoid && e->now - p->ack.avoid_at > HXB_ACK_AVOID) {
+        p->ack.avoid = 0;
     }
-    good = up & ~p->suspect_mask & ~p->ack_avoid;
+    good = up & ~p->loss.suspect & ~p->ack.avoid;
     if (!good) {
-        good = up & ~p->suspect_mask & ~p->ack_rail;   /* move on, at least */
+        good = up & ~p->loss.suspect & ~p->ack.rail;   /* move on, at least */
     }
     if (!good) {
         good = up;
     }
-    if (good & p->rx_rails) {
-        good &= p->rx_rails;
+    if (good & p->ack.rails_in) {
+        good &= p->ack.rails_in;
     }
     for (r = 0; r < e->nrails; r++) {
         if (good & (1u << r)) {
@@ -174,11 +183,11 @@ static void ack_send(hxb_peer_t *p, int r)
         hxb_ack_ext_t ext;
         uint64_t      bits[HXB_SACK_BITS / 64];
     } a;
-    uint32_t span = p->rx_hi - p->rx_next, i;
+    uint32_t span = p->rx.hi - p->rx.next, i;
     unsigned nbits = 0;
 
     memset(&a, 0, sizeof(a));
-    a.ext.cum = p->rx_next;
+    a.ext.cum = p->rx.next;
     if (span > 1) {
         nbits = ((span - 1 + 63) / 64) * 64;
         /* whole 64-bit words (the wire requires it), even when the
@@ -187,19 +196,19 @@ static void ack_send(hxb_peer_t *p, int r)
             nbits = HXB_SACK_BITS;
         }
         for (i = 0; i < nbits && i + 1 < span; i++) {
-            if (HXB_RX_SLOT(p, p->rx_next + 1 + i)->state != RX_EMPTY) {
+            if (HXB_RX_SLOT(p, p->rx.next + 1 + i)->state != RX_EMPTY) {
                 a.bits[i / 64] |= 1ull << (i % 64);
             }
         }
     }
     a.ext.nbits = (uint16_t)nbits;
-    a.ext.dups = p->rx_dups;
-    a.ext.hold_seq = p->rx_hold_seq;
+    a.ext.dups = p->ack.dups;
+    a.ext.hold_seq = p->ack.hold_seq;
     a.ext.hold_us = HXB_HOLD_NONE;
     if (r < 0) {
         r = hxb_ack_ctl_rail(p);     /* -1: none up, nothing is sent */
     }
-    if (p->rx_hold_at > 0) {
+    if (p->ack.hold_at > 0) {
         /* here since the frame arrived, and until the ACK leaves: at most
          * what our own frames to the peer on that rail take for a whole
          * round trip, as they wait in the same queue (an overestimate
@@ -207,22 +216,23 @@ static void ack_send(hxb_peer_t *p, int r)
         double wait = r >= 0 ? hxb_core_rail_wait(p->e, r) : 0;
         double us;
 
-        if (r >= 0 && wait > p->rail_srtt[r]) {
-            wait = p->rail_srtt[r];
+        if (r >= 0 && wait > p->loss.path[r].srtt) {
+            wait = p->loss.path[r].srtt;
         }
-        us = (p->e->now - p->rx_hold_at + wait) * 1e6;
+        us = (p->e->now - p->ack.hold_at + wait) * 1e6;
         a.ext.hold_us = us < 0 ? 0 : us >= HXB_HOLD_NONE ? HXB_HOLD_NONE - 1 : (uint32_t)us;
     }
-    p->rx_dups = 0;
+    p->ack.dups = 0;
     if (r >= 0) {
-        p->ack_rail = 1u << r;
-        p->rx_rails = 0;
+        p->ack.rail = 1u << r;
+        p->ack.rails_in = 0;
     }
     hxb_tx_send_ctl(p, r, HXB_K_ACK, &a, sizeof(a.ext) + nbits / 8);
     p->e->stats.acks_sent++;
-    p->rx_unacked = 0;
-    p->ack_now = 0;
-    p->ack_drained = 0;
+    p->ack.unacked = 0;
+    p->ack.carried_seen = p->tx.acks_carried;
+    p->ack.now = 0;
+    p->ack.drained = 0;
 }
 
 void hxb_ack_send(hxb_peer_t *p)
@@ -249,12 +259,14 @@ void hxb_ack_send_busy(hxb_peer_t *p)
 
 void hxb_ack_owed(hxb_peer_t *p, const hxb_hdr_t *h)
 {
-    p->rx_pass = p->e->pass;
+    p->ack.pass = p->e->pass;
     if (!(h->flags & HXB_F_MORE)) {
-        p->ack_drained = 1;   /* the end of a burst: ack once queues drain */
+        p->ack.drained = 1;   /* the end of a burst: ack once queues drain */
     }
-    if (p->rx_unacked++ == 0) {
-        p->ack_due = p->e->now + p->e->cfg.ack_delay;
+    p->ack.unacked = ack_owed(p);
+    p->ack.carried_seen = p->tx.acks_carried;
+    if (p->ack.unacked++ == 0) {
+        p->ack.due = p->e->now + p->e->cfg.ack_delay;
     }
     hxb_peer_activate(p);
 }
@@ -267,11 +279,11 @@ void hxb_ack_dup(hxb_peer_t *p, const hxb_hdr_t *h)
     hxb_engine_t *e = p->e;
 
     e->stats.drops[HXB_DROP_DUP]++;
-    p->rx_dups += p->rx_dups < UINT16_MAX;
-    p->ack_now = 1;
-    if (p->ack_rail) {
-        p->ack_avoid |= p->ack_rail;
-        p->ack_avoid_at = e->now;
+    p->ack.dups += p->ack.dups < UINT16_MAX;
+    p->ack.now = 1;
+    if (p->ack.rail) {
+        p->ack.avoid |= p->ack.rail;
+        p->ack.avoid_at = e->now;
     }
     hxb_ack_owed(p, h);
 }
@@ -289,16 +301,16 @@ void hxb_ack_hold(hxb_peer_t *p, const hxb_rail_t *rail, uint32_t seq)
 {
     double at = ack_arrival(p->e, rail);
 
-    if (at >= p->rx_hold_at) {
-        p->rx_hold_at = at;
-        p->rx_hold_seq = seq;
+    if (at >= p->ack.hold_at) {
+        p->ack.hold_at = at;
+        p->ack.hold_seq = seq;
     }
 }
 
 /* frames received and not acknowledged yet, by an ACK or a piggybacked ack */
 unsigned hxb_ack_owed_count(const hxb_peer_t *p)
 {
-    return p->rx_unacked;
+    return ack_owed(p);
 }
 
 /* Does an ACK go now (drained: every rail's receive queue was emptied in
@@ -312,9 +324,11 @@ int hxb_ack_due(const hxb_peer_t *p, int drained)
 {
     const hxb_engine_t *e = p->e;
 
-    return p->rx_unacked &&
-           (p->ack_now || (drained && p->ack_drained && p->rx_pass != e->pass) ||
-            p->rx_unacked >= e->cfg.ack_every || e->now >= p->ack_due);
+    unsigned owed = ack_owed(p);
+
+    return owed &&
+           (p->ack.now || (drained && p->ack.drained && p->ack.pass != e->pass) ||
+            owed >= e->cfg.ack_every || e->now >= p->ack.due);
 }
 
 /* when an owed ACK goes if nothing else happens: the next progress pass,
@@ -323,11 +337,13 @@ double hxb_ack_wake_at(const hxb_peer_t *p)
 {
     const hxb_engine_t *e = p->e;
 
-    if (!p->rx_unacked) {
+    unsigned owed = ack_owed(p);
+
+    if (!owed) {
         return 0;
     }
-    return p->ack_now || p->ack_drained || p->rx_unacked >= e->cfg.ack_every
-           ? e->now : p->ack_due;
+    return p->ack.now || p->ack.drained || owed >= e->cfg.ack_every
+           ? e->now : p->ack.due;
 }
 
 void hxb_ack_frame_rcvd(hxb_peer_t *p, const hxb_rail_t *rail, const hxb_hdr_t *h)
@@ -348,19 +364,20 @@ void hxb_ack_frame_rcvd(hxb_peer_t *p, const hxb_rail_t *rail, const hxb_hdr_t *
 /* a frame of the peer came in on rail r: that path from it works */
 void hxb_ack_rail_seen(hxb_peer_t *p, int r)
 {
-    p->rx_rails |= 1u << r;
+    p->ack.rails_in |= 1u << r;
 }
 
 /* the frame just counted as owed was dropped after all (no buffer to
  * hold it): not acked, the sender will resend it */
 void hxb_ack_unowed(hxb_peer_t *p)
 {
-    p->rx_unacked--;
+    p->ack.unacked--;
 }
 
 /* the peer restarted: nothing is owed to its old run */
 void hxb_ack_reset(hxb_peer_t *p)
 {
-    p->rx_unacked = 0;
-    p->ack_now = 0;
+    p->ack.unacked = 0;
+    p->ack.carried_seen = p->tx.acks_carried;
+    p->ack.now = 0;
 }

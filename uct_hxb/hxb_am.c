@@ -3,6 +3,7 @@
  * reassembled and delivered in order. */
 #include "hxb_engine_int.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Append a short AM to the newest frame if it is still waiting to be
@@ -12,17 +13,22 @@ static int am_bundle(hxb_peer_t *p, unsigned am_id, const struct iovec *iov,
                      int iovcnt, size_t len)
 {
     hxb_engine_t *e = p->e;
-    hxb_txslot_t *s = HXB_TX_SLOT(p, p->tx_next - 1);
-    hxb_hdr_t *h = (hxb_hdr_t *)s->hb;
-    hxb_am_ext_t *ext = (hxb_am_ext_t *)(h + 1);
+    hxb_txslot_t *s = hxb_tx_open_slot(p, HXB_K_AM);
     hxb_am_rec_t rec = {.am_id = (uint8_t)am_id, .len = (uint16_t)len};
-    int bundled = h->flags & HXB_F_AM_BUNDLE;
-    size_t need = ext->total + sizeof(rec) + len + (bundled ? 0 : sizeof(rec));
+    hxb_hdr_t *h;
+    hxb_am_ext_t *ext;
+    int bundled, i;
+    size_t need;
     uint8_t *q;
-    int i;
 
-    if (!p->bundle_open || s->state != TX_QUEUED || h->kind != HXB_K_AM ||
-        need > e->frag - sizeof(*ext) || need > e->bpool.size) {
+    if (!s) {
+        return 0;
+    }
+    h = (hxb_hdr_t *)s->hb;
+    ext = (hxb_am_ext_t *)(h + 1);
+    bundled = h->flags & HXB_F_AM_BUNDLE;
+    need = ext->total + sizeof(rec) + len + (bundled ? 0 : sizeof(rec));
+    if (need > e->frag - sizeof(*ext) || need > e->bpool.size) {
         return 0;
     }
     if (!bundled) {
@@ -68,7 +74,7 @@ int hxb_am_send(hxb_peer_t *p, unsigned am_id, const struct iovec *iov, int iovc
     if (p->failed) {
         return -HXB_E_PEER;
     }
-    if (p->q[HXB_Q_OPS].head) {   /* an earlier AM zcopy (or read, flush) */
+    if (p->ops.q[HXB_Q_OPS].head) {   /* an earlier AM zcopy (or read, flush) */
         return HXB_EAGAIN;
     }
     for (i = 0; i < iovcnt; i++) {
@@ -107,7 +113,7 @@ long hxb_am_bcopy(hxb_peer_t *p, unsigned am_id, hxb_pack_cb_t pack, void *arg)
     if (p->failed) {
         return -HXB_E_PEER;
     }
-    if (p->q[HXB_Q_OPS].head || hxb_tx_room(p) < nfrag_max) {
+    if (p->ops.q[HXB_Q_OPS].head || hxb_tx_room(p) < nfrag_max) {
         return HXB_EAGAIN;
     }
     b = hxb_pool_get(&e->bpool);
@@ -159,7 +165,7 @@ int hxb_am_zcopy(hxb_peer_t *p, unsigned am_id, const void *hdr, size_t hdr_len,
     if (hdr_len > HXB_AM_INLINE || hdr_len + len > p->e->cfg.max_msg) {
         return -1;
     }
-    if (p->nops >= HXB_MAX_OPS || !(op = hxb_op_new(p, OP_AM_ZC))) {
+    if (p->ops.nops >= HXB_MAX_OPS || !(op = hxb_op_new(p, OP_AM_ZC))) {
         return HXB_EAGAIN;
     }
     op->u.am.id = am_id;
@@ -208,9 +214,9 @@ void hxb_am_rcvd(hxb_peer_t *p, hxb_hdr_t *h)
     unsigned fl = h->flags & (HXB_F_AM_FIRST | HXB_F_AM_LAST);
 
     if (fl == (HXB_F_AM_FIRST | HXB_F_AM_LAST)) {
-        if (ext->total != len || p->asm_active) {
+        if (ext->total != len || p->reasm.active) {
             e->stats.drops[HXB_DROP_LEN]++;
-            p->asm_active = 0;
+            p->reasm.active = 0;
             return;
         }
         if (h->flags & HXB_F_AM_BUNDLE) {
@@ -223,39 +229,43 @@ void hxb_am_rcvd(hxb_peer_t *p, hxb_hdr_t *h)
     }
     if (h->flags & HXB_F_AM_BUNDLE) {
         e->stats.drops[HXB_DROP_LEN]++;   /* a bundle is one frame */
-        p->asm_active = 0;
+        p->reasm.active = 0;
         return;
     }
     if (fl & HXB_F_AM_FIRST) {
-        if (p->asm_active || ext->total > e->cfg.max_msg || len > ext->total) {
+        if (p->reasm.active || ext->total > e->cfg.max_msg || len > ext->total) {
             e->stats.drops[HXB_DROP_LEN]++;
-            p->asm_active = 0;
+            p->reasm.active = 0;
             return;
         }
-        p->asm_active = 1;
-        p->asm_total = ext->total;
-        p->asm_id = ext->am_id;
-        p->asm_len = 0;
-    } else if (!p->asm_active || ext->am_id != p->asm_id) {
+        if (!p->reasm.buf && !(p->reasm.buf = malloc(e->cfg.max_msg))) {
+            e->stats.drops[HXB_DROP_NOBUF]++;   /* a peer's first long AM */
+            return;
+        }
+        p->reasm.active = 1;
+        p->reasm.total = ext->total;
+        p->reasm.id = ext->am_id;
+        p->reasm.len = 0;
+    } else if (!p->reasm.active || ext->am_id != p->reasm.id) {
         e->stats.drops[HXB_DROP_LEN]++;
-        p->asm_active = 0;
+        p->reasm.active = 0;
         return;
     }
-    if (p->asm_len + len > p->asm_total) {
+    if (p->reasm.len + len > p->reasm.total) {
         e->stats.drops[HXB_DROP_LEN]++;
-        p->asm_active = 0;
+        p->reasm.active = 0;
         return;
     }
-    memcpy(p->asm_buf + p->asm_len, data, len);
-    p->asm_len += len;
+    memcpy(p->reasm.buf + p->reasm.len, data, len);
+    p->reasm.len += len;
     if (fl & HXB_F_AM_LAST) {
-        p->asm_active = 0;
-        if (p->asm_len != p->asm_total) {
+        p->reasm.active = 0;
+        if (p->reasm.len != p->reasm.total) {
             e->stats.drops[HXB_DROP_LEN]++;
             return;
         }
         e->stats.am_delivered++;
-        e->cb.am(e->cb.arg, p, p->asm_id, p->asm_buf, p->asm_len);
+        e->cb.am(e->cb.arg, p, p->reasm.id, p->reasm.buf, p->reasm.len);
     }
 }
 
@@ -263,14 +273,19 @@ void hxb_am_rcvd(hxb_peer_t *p, hxb_hdr_t *h)
  * was part of can no longer be whole: drop what was gathered of it. */
 void hxb_am_nop_rcvd(hxb_peer_t *p)
 {
-    if (p->asm_active) {
+    if (p->reasm.active) {
         p->e->stats.drops[HXB_DROP_LEN]++;
-        p->asm_active = 0;
+        p->reasm.active = 0;
     }
 }
 
 /* the peer restarted: a message being reassembled is gone */
 void hxb_am_reset(hxb_peer_t *p)
 {
-    p->asm_active = 0;
+    p->reasm.active = 0;
+}
+
+void hxb_am_free(hxb_peer_t *p)
+{
+    free(p->reasm.buf);
 }

@@ -12,14 +12,14 @@
 static int atomic_bundle(hxb_peer_t *p, const hxb_atomic_ext_t *x)
 {
     hxb_engine_t *e = p->e;
-    hxb_txslot_t *s = HXB_TX_SLOT(p, p->tx_next - 1);
-    hxb_hdr_t *h = (hxb_hdr_t *)s->hb;
-
+    hxb_txslot_t *s = hxb_tx_open_slot(p, HXB_K_ATOMIC);
+    hxb_hdr_t *h;
     size_t have;
 
-    if (!p->bundle_open || s->state != TX_QUEUED || h->kind != HXB_K_ATOMIC) {
+    if (!s) {
         return 0;
     }
+    h = (hxb_hdr_t *)s->hb;
     have = s->buf ? s->buf->len : 0;
     if (have + 2 * sizeof(*x) > e->frag || have + sizeof(*x) > e->bpool.size) {
         return 0;

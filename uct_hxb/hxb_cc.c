@@ -27,34 +27,37 @@ void hxb_cc_delay(hxb_peer_t *p, int r, double sent_at, double rtt)
     double target = e->cfg.cc_target, q, f;
 
     /* frames sent before the last cut queued behind the old window */
-    if (target <= 0 || sent_at < p->cc_dcut[r]) {
+    if (target <= 0 || sent_at < p->cc.path[r].dcut) {
         return;
     }
     e->stats.cc_delay_samples++;
-    if (e->now >= p->cc_base_renew) {
-        memcpy(p->cc_base, p->cc_base_next, sizeof(p->cc_base));
-        memset(p->cc_base_next, 0, sizeof(p->cc_base_next));
-        p->cc_base_renew = e->now + HXB_CC_BASE_SPAN;
+    if (e->now >= p->cc.base_renew) {
+        int i;
+        for (i = 0; i < HXB_MAX_RAILS; i++) {
+            p->cc.path[i].base = p->cc.path[i].base_next;
+            p->cc.path[i].base_next = 0;
+        }
+        p->cc.base_renew = e->now + HXB_CC_BASE_SPAN;
     }
-    if (p->cc_base[r] == 0 || rtt < p->cc_base[r]) p->cc_base[r] = rtt;
-    if (p->cc_base_next[r] == 0 || rtt < p->cc_base_next[r]) p->cc_base_next[r] = rtt;
-    if (p->cc_pmin[r] == 0) {
+    if (p->cc.path[r].base == 0 || rtt < p->cc.path[r].base) p->cc.path[r].base = rtt;
+    if (p->cc.path[r].base_next == 0 || rtt < p->cc.path[r].base_next) p->cc.path[r].base_next = rtt;
+    if (p->cc.path[r].pmin == 0) {
         /* A period opens with a sample and closes with the first sample of
          * a frame sent after it opened: a round trip. After a stall (a
          * receiver or sender off the CPU) every ack of the frames sent
          * before it is late, several ACKs' worth; they fall in one period
          * with the first frame sent after the stall, which is not late. */
-        p->cc_pmin[r] = rtt;
-        p->cc_popen[r] = e->now;
+        p->cc.path[r].pmin = rtt;
+        p->cc.path[r].popen = e->now;
         return;
     }
-    if (rtt < p->cc_pmin[r]) p->cc_pmin[r] = rtt;
-    if (sent_at < p->cc_popen[r]) {
+    if (rtt < p->cc.path[r].pmin) p->cc.path[r].pmin = rtt;
+    if (sent_at < p->cc.path[r].popen) {
         return;
     }
-    q = p->cc_pmin[r] - p->cc_base[r];
+    q = p->cc.path[r].pmin - p->cc.path[r].base;
     if (q > target / 2) {
-        p->cc_ss &= ~(1u << r);
+        p->cc.ss &= ~(1u << r);
     }
     if (q > target) {
         /* not below HXB_CC_WIN_MIN: a host whose cores are saturated
@@ -62,17 +65,17 @@ void hxb_cc_delay(hxb_peer_t *p, int r, double sent_at, double rtt)
          * see it too (in the kernel before the receive stamp), and a
          * window of a few frames idles fast rails; a full queue still
          * halves it below that (losses) */
-        f = 1 - HXB_CC_BETA * (q - target) / p->cc_pmin[r];
-        f = p->cwnd[r] * (f < 0.5 ? 0.5 : f);
+        f = 1 - HXB_CC_BETA * (q - target) / p->cc.path[r].pmin;
+        f = p->cc.path[r].cwnd * (f < 0.5 ? 0.5 : f);
         if (f < HXB_CC_WIN_MIN) f = HXB_CC_WIN_MIN;
-        if (f < p->cwnd[r]) p->cwnd[r] = f;
-        p->cc_over |= 1u << r;
-        p->cc_dcut[r] = e->now;
+        if (f < p->cc.path[r].cwnd) p->cc.path[r].cwnd = f;
+        p->cc.over |= 1u << r;
+        p->cc.path[r].dcut = e->now;
         e->stats.cc_delay_cuts++;
     } else {
-        p->cc_over &= ~(1u << r);
+        p->cc.over &= ~(1u << r);
     }
-    p->cc_pmin[r] = 0;
+    p->cc.path[r].pmin = 0;
 }
 
 /* Frame s, sent on its rail towards p, was found lost. Scattered losses
@@ -86,33 +89,36 @@ void hxb_cc_loss(hxb_peer_t *p, const hxb_txslot_t *s)
     hxb_engine_t *e = p->e;
     int r = s->rail;
 
-    if (s->sent_at < p->cc_cut[r]) {
+    if (s->sent_at < p->cc.path[r].cut) {
         return;
     }
-    if (e->now - p->cc_first[r] > p->srtt) {
-        p->cc_first[r] = e->now;
-        p->cc_losses[r] = 0;
+    if (e->now - p->cc.path[r].first > p->loss.srtt) {
+        p->cc.path[r].first = e->now;
+        p->cc.path[r].losses = 0;
     }
-    if (++p->cc_losses[r] < HXB_CWND_LOSSES) {
+    if (++p->cc.path[r].losses < HXB_CWND_LOSSES) {
         return;
     }
-    if (e->now >= p->cc_episode_end) {
+    if (e->now >= p->cc.episode_end) {
         /* a new episode: its retransmissions so far are this event's */
-        memset(p->cc_prior, 0, sizeof(p->cc_prior));
-        p->cc_retx = HXB_CWND_LOSSES - 1;
-        p->cc_dups = 0;
+        int i;
+        for (i = 0; i < HXB_MAX_RAILS; i++) {
+            p->cc.path[i].prior = 0;
+        }
+        p->cc.retx = HXB_CWND_LOSSES - 1;
+        p->cc.dups = 0;
     }
     /* a duplicate is reported a round trip after its retransmission, a
      * scheduler time slice later if the peer is descheduled */
-    p->cc_episode_end = e->now + (4 * p->rto > HXB_CWND_UNDO_SPAN ?
-                                  4 * p->rto : HXB_CWND_UNDO_SPAN);
-    if (p->cc_prior[r] == 0) {
-        p->cc_prior[r] = p->cwnd[r];
+    p->cc.episode_end = e->now + (4 * p->loss.rto > HXB_CWND_UNDO_SPAN ?
+                                  4 * p->loss.rto : HXB_CWND_UNDO_SPAN);
+    if (p->cc.path[r].prior == 0) {
+        p->cc.path[r].prior = p->cc.path[r].cwnd;
     }
-    p->cwnd[r] = hxb_win_halved(p->cwnd[r], HXB_CWND_MIN);
-    p->cc_ss &= ~(1u << r);
-    p->cc_cut[r] = e->now;
-    p->cc_losses[r] = 0;
+    p->cc.path[r].cwnd = hxb_win_halved(p->cc.path[r].cwnd, HXB_CWND_MIN);
+    p->cc.ss &= ~(1u << r);
+    p->cc.path[r].cut = e->now;
+    p->cc.path[r].losses = 0;
     e->stats.cwnd_cuts++;
 }
 
@@ -122,16 +128,16 @@ static void cc_undo(hxb_peer_t *p)
 {
     int r;
 
-    if (p->e->now >= p->cc_episode_end || p->cc_dups < p->cc_retx) {
+    if (p->e->now >= p->cc.episode_end || p->cc.dups < p->cc.retx) {
         return;
     }
     for (r = 0; r < p->e->nrails; r++) {
-        if (p->cc_prior[r] > p->cwnd[r]) {
-            p->cwnd[r] = p->cc_prior[r];
+        if (p->cc.path[r].prior > p->cc.path[r].cwnd) {
+            p->cc.path[r].cwnd = p->cc.path[r].prior;
         }
-        p->cc_prior[r] = 0;
+        p->cc.path[r].prior = 0;
     }
-    p->cc_episode_end = 0;
+    p->cc.episode_end = 0;
     p->e->stats.cwnd_undos++;
 }
 
@@ -139,14 +145,14 @@ static void cc_undo(hxb_peer_t *p)
  * of the open episode, its cuts were for late frames (undo) */
 void hxb_cc_spurious(hxb_peer_t *p, unsigned n)
 {
-    p->cc_dups += n;
+    p->cc.dups += n;
     cc_undo(p);
 }
 
 /* a frame was sent again: an episode's undo waits for its duplicate */
 void hxb_cc_retransmitted(hxb_peer_t *p)
 {
-    p->cc_retx++;
+    p->cc.retx++;
 }
 
 /* a frame sent once on rail r was acked: the path's window grows (by a
@@ -156,11 +162,11 @@ void hxb_cc_acked(hxb_peer_t *p, int r)
 {
     double max = p->e->cfg.rail_inflight;
 
-    if (p->cc_ss & (1u << r)) {
-        p->cwnd[r] += 1;
-        if (p->cwnd[r] > max) p->cwnd[r] = max;
-    } else if (!(p->cc_over & (1u << r))) {
-        p->cwnd[r] = hxb_win_grown(p->cwnd[r], max);
+    if (p->cc.ss & (1u << r)) {
+        p->cc.path[r].cwnd += 1;
+        if (p->cc.path[r].cwnd > max) p->cc.path[r].cwnd = max;
+    } else if (!(p->cc.over & (1u << r))) {
+        p->cc.path[r].cwnd = hxb_win_grown(p->cc.path[r].cwnd, max);
     }
 }
 
@@ -172,8 +178,8 @@ void hxb_cc_init(hxb_peer_t *p)
     int r;
 
     for (r = 0; r < HXB_MAX_RAILS; r++) {
-        p->cwnd[r] = c->cc_target > 0 && HXB_CWND_INIT < c->rail_inflight
+        p->cc.path[r].cwnd = c->cc_target > 0 && HXB_CWND_INIT < c->rail_inflight
                      ? HXB_CWND_INIT : c->rail_inflight;
     }
-    p->cc_ss = c->cc_target > 0 ? ~0u : 0;
+    p->cc.ss = c->cc_target > 0 ? ~0u : 0;
 }

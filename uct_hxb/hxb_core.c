@@ -106,7 +106,7 @@ hxb_get_t *hxb_get_alloc(hxb_peer_t *p, void *data, size_t len, void *comp)
             g->len = len;
             g->got = 0;
             g->comp = comp;
-            g->owner = p->owner;
+            g->owner = p->ops.owner;
             g->status = 0;
             return g;
         }

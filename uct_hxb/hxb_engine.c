@@ -55,32 +55,10 @@ int hxb_engine_create(const hxb_engine_cfg_t *cfg, const hxb_callbacks_t *cb,
 
 static void peer_free(hxb_peer_t *p)
 {
-    hxb_engine_t *e = p->e;
-    hxb_op_t *op;
-    hxb_flushreq_t *f;
-    unsigned i;
-
-    for (i = 0; i < e->cfg.window; i++) {
-        if (p->tx[i].buf) {
-            hxb_pool_put(&e->bpool, p->tx[i].buf);
-        }
-        if (p->rx[i].buf) {
-            hxb_pool_put(&e->rpool, p->rx[i].buf);
-        }
-    }
-    for (i = 0; i < HXB_NQ; i++) {
-        while ((op = p->q[i].head)) {
-            p->q[i].head = op->next;
-            free(op);
-        }
-    }
-    while ((f = p->flushes)) {
-        p->flushes = f->next;
-        free(f);
-    }
-    free(p->asm_buf);
-    free(p->tx);
-    free(p->rx);
+    hxb_tx_free(p);
+    hxb_ops_free(p);
+    hxb_rx_free(p);
+    hxb_am_free(p);
     free(p);
 }
 
@@ -205,16 +183,9 @@ static hxb_peer_t *peer_new(hxb_engine_t *e, uint16_t node, uint16_t proc,
     if (!p) {
         return NULL;
     }
-    p->tx = calloc(e->cfg.window, sizeof(*p->tx));
-    p->rx = calloc(e->cfg.window, sizeof(*p->rx));
-    p->asm_buf = malloc(e->cfg.max_msg);
-    if (!p->tx || !p->rx || !p->asm_buf) {
-        free(p->tx);
-        free(p->rx);
-        free(p->asm_buf);
-        free(p);
-        return NULL;
-    }
+    /* the windows and the reassembly buffer come with the first frames
+     * each way (hxb_tx_room, hxb_rx_frame, hxb_am_rcvd): a peer that is
+     * only known costs sizeof(hxb_peer_t) */
     p->e = e;
     p->node = node;
     p->proc = proc;

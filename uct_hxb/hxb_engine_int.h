@@ -153,121 +153,160 @@ typedef struct hxb_get {          /* a read this process asked for */
     int         status;
 } hxb_get_t;
 
+/* What each module keeps of a peer. Each part is written by its own module
+ * (others read it, or ask the module through its functions). */
+
+/* A path: this peer over one of our rails. Its round trips and losses
+ * (hxb_loss.c). */
+typedef struct hxb_path {
+    double   srtt, rttvar;        /* the rail's own round trip (RACK)       */
+    double   last_ack;            /* last ack of a frame sent on it         */
+    double   suspect_since;       /* suspect: its last probe                */
+    unsigned losses;              /* RACK losses since its last ack         */
+} hxb_path_t;
+
+/* A path's congestion window (hxb_cc.c): frames in flight to the peer on
+ * rail r stay below cwnd, which halves on a congestion event (a run of
+ * losses within a round trip: a full queue somewhere on the path, typically
+ * the peer's switch port shared by several senders, or a relay's) and grows
+ * by a frame per window of acked frames. Delay: the least round trip seen
+ * is the path's base (renewed every HXB_CC_BASE_SPAN from base_next), pmin
+ * the least of the current period (opened at popen; it lasts until a frame
+ * sent since is acked). A period whose least round trip exceeds the base by
+ * more than cfg.cc_target is a standing queue: the window shrinks (at dcut:
+ * frames sent before then are not judged), and grows again only after a
+ * period below the target (hxb_cc_t.over). */
+typedef struct hxb_cc_path {
+    double   cwnd;
+    double   first;               /* first loss of the pending event        */
+    double   cut;                 /* last halving: losses of frames sent
+                                   * before it belong to it                 */
+    unsigned losses;
+    double   prior;               /* the window before this episode's cut
+                                   * (0: not cut in it)                     */
+    double   base, base_next, pmin, popen, dcut;
+} hxb_cc_path_t;
+
+typedef struct hxb_cc {           /* hxb_cc.c */
+    hxb_cc_path_t path[HXB_MAX_RAILS];
+    /* Undo (hxb_cc_spurious): a cut opens an episode that lasts a few round
+     * trips; if the peer reports as many duplicates as frames were
+     * retransmitted in it, the losses were late frames (a descheduled
+     * receiver's acks), not a full queue, and the cut windows return to
+     * their prior size. */
+    double   episode_end;
+    unsigned retx, dups;
+    double   base_renew;
+    uint32_t over;                /* rails whose last period was over target */
+    /* Slow start: a new path's window starts at HXB_CWND_INIT and grows by a
+     * frame per frame acked until the queueing delay reaches half the target
+     * (or a loss), so the base is measured on an empty queue, not behind a
+     * first window of 32 frames sent blind. Rail bits. */
+    uint32_t ss;
+} hxb_cc_t;
+
+typedef struct hxb_peer_tx {      /* hxb_tx.c: the send window */
+    uint32_t      next, push, una; /* numbered, sent, acknowledged up to    */
+    hxb_txslot_t *slot;           /* the window (allocated at the first send) */
+    uint32_t      lane_ctr[HXB_MAX_LANES]; /* frames sent to it per lane
+                                   * (a rail's ordered queue: hxb_rail_lane) */
+    uint32_t      path_out[HXB_MAX_RAILS]; /* frames in flight on each path */
+    unsigned      inflight;
+    int           bursting;       /* a burst to it is under way             */
+    double        rto_at;         /* the next RTO check (hxb_loss.c)        */
+    int           open_last;      /* the newest frame, not yet pushed, takes
+                                   * more short sends (bundles)             */
+    unsigned      acks_carried;   /* frames sent that carried every ack we
+                                   * owed (hxb_ack.c counts from it)        */
+} hxb_peer_tx_t;
+
+typedef struct hxb_peer_loss {    /* hxb_loss.c */
+    hxb_path_t path[HXB_MAX_RAILS];
+    uint32_t   suspect;           /* rails that lost frames, being probed   */
+    double     srtt, rttvar, rto, min_rtt;
+    double     rack_sent;         /* send time of the latest-sent frame acked */
+    double     rack_rtt;          /* its round trip                         */
+    double     rack_check_at;     /* a loss becomes due then (0: none)      */
+    unsigned   reo_mult;          /* reordering window, in units of reo     */
+    double     reo_decay_at;      /* when reo_mult next shrinks             */
+    uint32_t   lane_hi[HXB_MAX_LANES];      /* highest lane_ctr acked       */
+    double     lane_hi_sent[HXB_MAX_LANES]; /* when that frame was sent     */
+} hxb_peer_loss_t;
+
+typedef struct hxb_peer_ops {     /* hxb_ops.c */
+    hxb_opq_t       q[HXB_NQ];    /* operations waiting to be cut (HXB_Q_*) */
+    uint32_t        puts_posted, puts_framed; /* PUT ops queued / cut so far */
+    unsigned        nops;         /* in q[HXB_Q_OPS] and q[HXB_Q_PUTS]      */
+    unsigned        fill_turn;    /* the queue ops_cut takes next           */
+    unsigned        am_pass;      /* progress pass of our last lone AM      */
+    unsigned        put_pass;     /* ... and of our last lone put by copy   */
+    hxb_flushreq_t *flushes;
+    void           *owner;        /* of the operations issued next          */
+    uint32_t        err_pending;  /* a refused op had no completion: the
+                                   * next flush reports it (HXB_E_*)        */
+    uint32_t        resp_end;     /* after the last GET_RESP frame cut      */
+} hxb_peer_ops_t;
+
+/* ACKs are not acknowledged, so we never see them lost: they go on a rail
+ * the peer's frames came in on since our last ACK (that path works; on a
+ * relayed peer another may lead to a dead relay), and leave a rail for
+ * HXB_ACK_AVOID once the peer resends what an ACK on it acknowledged
+ * (hxb_ack_ctl_rail). Rail bit masks. */
+typedef struct hxb_peer_ack {     /* hxb_ack.c: what we owe the peer */
+    uint32_t rails_in;            /* the peer's frames came in on these     */
+    uint32_t rail;                /* our latest ACK left on this one        */
+    uint32_t avoid;               /* our ACKs seem lost on these ...        */
+    double   avoid_at;            /* ... since then                         */
+    unsigned unacked;             /* frames received since our last ack ... */
+    unsigned carried_seen;        /* ... unless tx.acks_carried moved since */
+    uint16_t dups;                /* duplicates since our last ACK          */
+    unsigned pass;                /* progress pass of the last frame in     */
+    int      drained;             /* a frame without HXB_F_MORE is unacked  */
+    double   due;
+    int      now;
+    uint32_t hold_seq;            /* the frame that reached us last, and    */
+    double   hold_at;             /* when (kernel time; 0: none yet)        */
+} hxb_peer_ack_t;
+
+typedef struct hxb_peer_rx {      /* hxb_rx.c: the receive window */
+    uint32_t      next;           /* every seq before it was received       */
+    uint32_t      hi;             /* one past the highest seq received      */
+    hxb_rxslot_t *slot;           /* (allocated at the first frame)         */
+} hxb_peer_rx_t;
+
+typedef struct hxb_reasm {        /* hxb_am.c: an AM being reassembled */
+    uint8_t *buf;                 /* max_msg bytes, at the first fragment   */
+    size_t   len, total;
+    unsigned id;
+    int      active;
+} hxb_reasm_t;
+
 struct hxb_peer {
     hxb_engine_t  *e;
-    hxb_peer_t    *hnext;
+    hxb_peer_t    *hnext;          /* the engine's peer table               */
     uint16_t       node, proc;
     uint32_t       epoch;          /* the peer's epoch                      */
     int            refs;
-    int            failed;
     hxb_raddr_t    addr[HXB_MAX_RAILS];
     uint32_t       rail_mask;      /* local rails that reach the peer       */
-    uint32_t       suspect_mask;   /* rails that lost frames, being probed  */
-    double         suspect_since[HXB_MAX_RAILS];
+    hxb_peer_t    *anext;          /* the engine's list of peers with work  */
+    int            active;
+    double         last_rx;        /* last frame accepted from the peer     */
+    /* its life (hxb_peer_life.c) */
+    int            failed;
     double         busy_at;        /* its last frame saying it is busy      */
     int            busy;           /* ... and no frame since said otherwise */
     double         alive_sent;     /* our last idle tick's ACK to it        */
-    /* ACKs are not acknowledged, so we never see them lost: they go on a
-     * rail the peer's frames came in on since our last ACK (that path
-     * works; on a relayed peer another may lead to a dead relay), and
-     * leave a rail for HXB_ACK_AVOID once the peer resends what an ACK on
-     * it acknowledged (hxb_tx.c, tx_ctl_rail). Rail bit masks. */
-    uint32_t       rx_rails;       /* the peer's frames came in on these    */
-    uint32_t       ack_rail;       /* our latest ACK left on this one       */
-    uint32_t       ack_avoid;      /* our ACKs seem lost on these ...       */
-    double         ack_avoid_at;   /* ... since then                        */
-    double         rail_last_ack[HXB_MAX_RAILS]; /* last ack of a frame sent on it */
-    double         rail_srtt[HXB_MAX_RAILS], rail_rttvar[HXB_MAX_RAILS];
-    unsigned       rail_losses[HXB_MAX_RAILS]; /* RACK losses since its last ack */
-    /* Congestion window of the path to this peer that starts on rail r
-     * (hxb_tx.c, tx_path_loss): frames in flight to this peer on r stay
-     * below cwnd[r], which halves on a congestion event (a run of losses
-     * within a round trip: a full queue somewhere on the path, typically
-     * the peer's switch port shared by several senders, or a relay's) and
-     * grows by a frame per window of acked frames. */
-    double         cwnd[HXB_MAX_RAILS];
-    uint32_t       rail_out[HXB_MAX_RAILS];  /* frames in flight to it on r */
-    int            bursting;       /* a burst to it is under way (hxb_tx.c) */
-    double         cc_first[HXB_MAX_RAILS];  /* first loss of the pending event */
-    double         cc_cut[HXB_MAX_RAILS];    /* last halving: losses of frames
-                                              * sent before it belong to it */
-    unsigned       cc_losses[HXB_MAX_RAILS];
-    /* Undo (hxb_tx_spurious): a cut opens an episode that lasts a few
-     * round trips; if the peer reports as many duplicates as frames were
-     * retransmitted in it, the losses were late frames (a descheduled
-     * receiver's acks), not a full queue, and the cut windows return to
-     * cc_prior (0: not cut in this episode). */
-    double         cc_prior[HXB_MAX_RAILS];
-    double         cc_episode_end;
-    unsigned       cc_retx, cc_dups;
-    /* Delay (hxb_tx.c, tx_cc_delay): per rail, the least round trip seen,
-     * the path's base (cc_base; renewed every HXB_CC_BASE_SPAN from
-     * cc_base_next), and the least of the current period (cc_pmin, opened
-     * at cc_popen; it lasts until a frame sent since is acked). A period
-     * whose least round trip exceeds the base by more than cfg.cc_target
-     * is a standing queue: the window shrinks (at
-     * cc_dcut: frames sent before then are not judged), and grows again
-     * only after a period below the target (cc_over). */
-    double         cc_base[HXB_MAX_RAILS], cc_base_next[HXB_MAX_RAILS];
-    double         cc_pmin[HXB_MAX_RAILS], cc_popen[HXB_MAX_RAILS];
-    double         cc_dcut[HXB_MAX_RAILS];
-    double         cc_base_renew;
-    uint32_t       cc_over;
-    /* Slow start: a new path's window starts at HXB_CWND_INIT and grows by
-     * a frame per frame acked until the queueing delay reaches half the
-     * target (or a loss), so the base is measured on an empty queue, not
-     * behind a first window of 32 frames sent blind. */
-    uint32_t       cc_ss;
-    /* TX */
-    uint32_t       tx_next, tx_push, tx_una;
-    uint32_t       resp_end;      /* after the last GET_RESP frame framed   */
-    hxb_txslot_t  *tx;
-    /* per lane (a rail's ordered queue: hxb_rail_lane) */
-    uint32_t       rail_ctr[HXB_MAX_LANES];
-    uint32_t       rail_hi[HXB_MAX_LANES];  /* highest rail_ctr acked       */
-    double         rail_hi_sent[HXB_MAX_LANES]; /* when that frame was sent */
-    hxb_opq_t      q[HXB_NQ];      /* operations waiting to be cut (HXB_Q_*) */
-    uint32_t       puts_posted, puts_framed; /* PUT ops queued / cut so far */
-    unsigned       nops;           /* in q[HXB_Q_OPS] and q[HXB_Q_PUTS]     */
-    unsigned       fill_turn;      /* tx_fill's next queue                  */
-    unsigned       am_pass;        /* progress pass of our last lone AM    */
-    unsigned       put_pass;       /* ... and of our last lone put by copy  */
-    int            bundle_open;    /* the newest slot, not yet pushed, takes
-                                    * more short AMs (hxb_am_send)         */
-    hxb_flushreq_t *flushes;
-    void           *owner;         /* of the operations issued next         */
-    uint32_t       err_pending;    /* a refused op had no completion: the
-                                    * next flush reports it (HXB_E_*)     */
-    double         srtt, rttvar, rto, min_rtt;
-    double         next_rto_check;
-    double         rack_sent;      /* send time of the latest-sent frame acked */
-    double         rack_rtt;       /* its round trip                          */
-    double         rack_check_at;  /* a loss becomes due then (0: none)       */
-    unsigned       reo_mult;       /* reordering window, in units of reo     */
-    double         reo_decay_at;   /* when reo_mult next shrinks             */
-    double         last_ack_progress;
-    double         last_rx;        /* last frame accepted from the peer     */
-    unsigned       tx_inflight;
-    unsigned       gets_pending;   /* our GETs still waiting for data       */
-    /* RX */
-    uint32_t       rx_next;        /* every seq before it was received     */
-    uint32_t       rx_hi;          /* one past the highest seq received    */
-    uint32_t       rx_hold_seq;    /* the frame that reached us last, and   */
-    double         rx_hold_at;     /* when (kernel time; 0: none yet)       */
-    hxb_rxslot_t  *rx;
-    unsigned       rx_unacked;
-    uint16_t       rx_dups;        /* duplicates since our last ACK         */
-    unsigned       rx_pass;        /* progress pass of the last frame in    */
-    int            ack_drained;    /* a frame without HXB_F_MORE is unacked */
-    double         ack_due;
-    int            ack_now;
-    uint8_t       *asm_buf;        /* AM reassembly                          */
-    size_t         asm_len, asm_total;
-    unsigned       asm_id;
-    int            asm_active;
-    /* engine's active list */
-    hxb_peer_t    *anext;
-    int            active;
+    double         last_ack_progress; /* its last sign of progress: acks of
+                                    * new frames, read data, new work       */
+    unsigned       gets_pending;   /* our reads still waiting (hxb_rma.c)   */
+    hxb_peer_tx_t  tx;
+    hxb_cc_t       cc;
+    hxb_peer_loss_t loss;
+    hxb_peer_ops_t ops;
+    hxb_peer_ack_t ack;
+    hxb_peer_rx_t  rx;
+    hxb_reasm_t    reasm;
 };
 
 /* Completions and restart reports owed to the caller, made while it was
@@ -331,8 +370,8 @@ struct hxb_engine {
 };
 
 #define HXB_WIN(p)         ((p)->e->cfg.window)
-#define HXB_TX_SLOT(p, s)  (&(p)->tx[(s) & (HXB_WIN(p) - 1)])
-#define HXB_RX_SLOT(p, s)  (&(p)->rx[(s) & (HXB_WIN(p) - 1)])
+#define HXB_TX_SLOT(p, s)  (&(p)->tx.slot[(s) & (HXB_WIN(p) - 1)])
+#define HXB_RX_SLOT(p, s)  (&(p)->rx.slot[(s) & (HXB_WIN(p) - 1)])
 
 /* an operation waits in one of the queues, not yet cut into frames */
 static inline int hxb_ops_queued(const hxb_peer_t *p)
@@ -340,7 +379,7 @@ static inline int hxb_ops_queued(const hxb_peer_t *p)
     int i;
 
     for (i = 0; i < HXB_NQ; i++) {
-        if (p->q[i].head) {
+        if (p->ops.q[i].head) {
             return 1;
         }
     }
@@ -406,7 +445,13 @@ void hxb_cc_spurious(hxb_peer_t *p, unsigned dups);
 void hxb_cc_init(hxb_peer_t *p);
 
 /* hxb_tx.c: the send window, framing, striping, (re)transmission */
-unsigned hxb_tx_room(const hxb_peer_t *p);
+unsigned hxb_tx_room(hxb_peer_t *p);
+hxb_txslot_t *hxb_tx_open_slot(hxb_peer_t *p, unsigned kind);
+void hxb_tx_keep_open(hxb_peer_t *p);
+void hxb_tx_rto_set(hxb_peer_t *p, double at);
+void hxb_tx_rto_arm(hxb_peer_t *p, double at);
+void hxb_tx_acked_to(hxb_peer_t *p, uint32_t cum);
+void hxb_tx_free(hxb_peer_t *p);
 void hxb_tx_hdr(hxb_peer_t *p, hxb_hdr_t *h, unsigned kind, size_t len);
 int  hxb_tx_pick_rail(hxb_peer_t *p, int avoid);
 hxb_txslot_t *hxb_tx_slot_new(hxb_peer_t *p, unsigned kind, unsigned flags,
@@ -452,6 +497,7 @@ void hxb_ops_flush_check(hxb_peer_t *p);
 void hxb_ops_refused(hxb_peer_t *p, uint32_t seq, uint32_t status);
 void hxb_ops_fail(hxb_peer_t *p, int status);
 void hxb_ops_cancel(hxb_peer_t *p, void *owner);
+void hxb_ops_free(hxb_peer_t *p);
 
 /* hxb_ack.c: acknowledgements and refusals (ERR), both ways */
 /* hold_at: when an ACK frame would have arrived had the peer answered the
@@ -481,6 +527,7 @@ void hxb_ack_frame_rcvd(hxb_peer_t *p, const hxb_rail_t *rail, const hxb_hdr_t *
 void hxb_am_rcvd(hxb_peer_t *p, hxb_hdr_t *h);
 void hxb_am_nop_rcvd(hxb_peer_t *p);
 void hxb_am_reset(hxb_peer_t *p);
+void hxb_am_free(hxb_peer_t *p);
 void hxb_rma_put_rcvd(hxb_peer_t *p, hxb_hdr_t *h);
 int  hxb_rma_get_req_rcvd(hxb_peer_t *p, const hxb_get_req_ext_t *req);
 void hxb_rma_get_resp_rcvd(hxb_peer_t *p, hxb_hdr_t *h);
@@ -493,6 +540,7 @@ int  hxb_atomic_rcvd(hxb_peer_t *p, const hxb_hdr_t *h);
 /* hxb_rx.c: dispatch by kind, the receive window, delivery in order */
 void hxb_rx_frame(hxb_peer_t *p, hxb_rail_t *rail, hxb_hdr_t *h, size_t size);
 void hxb_rx_reset(hxb_peer_t *p);
+void hxb_rx_free(hxb_peer_t *p);
 
 /* hxb_peer_life.c: timeouts, busy peers, failure, restart, cancel */
 void hxb_peer_timers(hxb_peer_t *p);

@@ -25,13 +25,13 @@ void hxb_loss_rtt_sample(hxb_peer_t *p, double rtt)
 {
     const hxb_engine_cfg_t *c = &p->e->cfg;
 
-    if (p->min_rtt == 0 || rtt < p->min_rtt) {
-        p->min_rtt = rtt;
+    if (p->loss.min_rtt == 0 || rtt < p->loss.min_rtt) {
+        p->loss.min_rtt = rtt;
     }
-    hxb_rtt_smooth(&p->srtt, &p->rttvar, rtt);
-    p->rto = p->srtt + 4 * p->rttvar;
-    if (p->rto < c->rto_min) p->rto = c->rto_min;
-    if (p->rto > c->rto_max) p->rto = c->rto_max;
+    hxb_rtt_smooth(&p->loss.srtt, &p->loss.rttvar, rtt);
+    p->loss.rto = p->loss.srtt + 4 * p->loss.rttvar;
+    if (p->loss.rto < c->rto_min) p->loss.rto = c->rto_min;
+    if (p->loss.rto > c->rto_max) p->loss.rto = c->rto_max;
 }
 
 /* Stop preferring rail r for this peer and probe it at once; a PONG
@@ -44,8 +44,8 @@ static void loss_suspect_rail(hxb_peer_t *p, int r)
 {
     hxb_engine_t *e = p->e;
 
-    p->suspect_mask |= 1u << r;
-    p->suspect_since[r] = e->now - e->cfg.probe_interval;
+    p->loss.suspect |= 1u << r;
+    p->loss.path[r].suspect_since = e->now - e->cfg.probe_interval;
     e->stats.rail_failovers++;
 }
 
@@ -56,33 +56,33 @@ void hxb_loss_spurious(hxb_peer_t *p, unsigned n)
 {
     p->e->stats.spurious += n;
     hxb_cc_spurious(p, n);
-    if (p->reo_mult < 64) {
-        p->reo_mult = p->reo_mult ? p->reo_mult * 2 : 2;
+    if (p->loss.reo_mult < 64) {
+        p->loss.reo_mult = p->loss.reo_mult ? p->loss.reo_mult * 2 : 2;
     }
-    p->reo_decay_at = p->e->now + HXB_REO_DECAY;
+    p->loss.reo_decay_at = p->e->now + HXB_REO_DECAY;
 }
 
 /* what a frame on rail r usually takes to be acked: that rail's own
  * smoothed round trip and four deviations (rails queue differently) */
 static double loss_rail_rtt_bound(const hxb_peer_t *p, int r)
 {
-    return p->rail_srtt[r] + 4 * p->rail_rttvar[r];
+    return p->loss.path[r].srtt + 4 * p->loss.path[r].rttvar;
 }
 
 /* how late a frame may be, beyond its round trip, before it counts lost */
 static double loss_reo_window(hxb_peer_t *p)
 {
-    double reo = p->srtt / 8, cap = p->srtt + 4 * p->rttvar;
+    double reo = p->loss.srtt / 8, cap = p->loss.srtt + 4 * p->loss.rttvar;
 
     if (reo < 100e-6) {
         reo = 100e-6;
     }
-    if (p->reo_mult > 1) {
-        if (p->e->now >= p->reo_decay_at) {
-            p->reo_mult /= 2;
-            p->reo_decay_at = p->e->now + HXB_REO_DECAY;
+    if (p->loss.reo_mult > 1) {
+        if (p->e->now >= p->loss.reo_decay_at) {
+            p->loss.reo_mult /= 2;
+            p->loss.reo_decay_at = p->e->now + HXB_REO_DECAY;
         }
-        reo *= p->reo_mult;
+        reo *= p->loss.reo_mult;
         if (reo > cap && cap > 100e-6) {
             reo = cap;
         }
@@ -115,13 +115,13 @@ void hxb_loss_detect(hxb_peer_t *p)
      * sent only once and after the horizon ends the scan: all later ones,
      * retransmitted or not, left later still. Per ack, this scans the
      * frames acks are about, not the whole window. */
-    horizon = p->rack_sent;
+    horizon = p->loss.rack_sent;
     for (lane = 0; lane < e->nrails * HXB_RAIL_LANES; lane++) {
-        if (p->rail_hi_sent[lane] > horizon) {
-            horizon = p->rail_hi_sent[lane];
+        if (p->loss.lane_hi_sent[lane] > horizon) {
+            horizon = p->loss.lane_hi_sent[lane];
         }
     }
-    for (seq = p->tx_una; seq != p->tx_push; seq++) {
+    for (seq = p->tx.una; seq != p->tx.push; seq++) {
         hxb_txslot_t *s = HXB_TX_SLOT(p, seq);
         if (s->retx == 0 && s->sent_at > horizon) {
             break;
@@ -129,20 +129,20 @@ void hxb_loss_detect(hxb_peer_t *p)
         if (s->state != TX_INFLIGHT) {
             continue;
         }
-        if (hxb_seq_lt(s->rail_ctr, p->rail_hi[s->lane])) {
+        if (hxb_seq_lt(s->rail_ctr, p->loss.lane_hi[s->lane])) {
             e->stats.fast_retx++;
             hxb_cc_loss(p, s);
             hxb_tx_retransmit(p, seq, s);
             continue;
         }
-        if (s->sent_at >= p->rack_sent) {
+        if (s->sent_at >= p->loss.rack_sent) {
             continue;
         }
         /* overdue by the later frame's round trip and by what this
          * frame's own rail usually takes (rails queue differently) */
         span = loss_rail_rtt_bound(p, s->rail);
-        if (span < p->rack_rtt) {
-            span = p->rack_rtt;
+        if (span < p->loss.rack_rtt) {
+            span = p->loss.rack_rtt;
         }
         due = s->sent_at + span + reo;
         if (now < due) {
@@ -152,9 +152,9 @@ void hxb_loss_detect(hxb_peer_t *p)
             continue;
         }
         e->stats.rack_retx++;
-        if (++p->rail_losses[s->rail] >= 4 &&
-            p->rail_last_ack[s->rail] < s->sent_at &&
-            !(p->suspect_mask & (1u << s->rail))) {
+        if (++p->loss.path[s->rail].losses >= 4 &&
+            p->loss.path[s->rail].last_ack < s->sent_at &&
+            !(p->loss.suspect & (1u << s->rail))) {
             /* several frames lost on this rail and nothing came back on it
              * since they left, while later frames on other rails did */
             loss_suspect_rail(p, s->rail);
@@ -162,7 +162,7 @@ void hxb_loss_detect(hxb_peer_t *p)
         hxb_cc_loss(p, s);
         hxb_tx_retransmit(p, seq, s);
     }
-    p->rack_check_at = next;
+    p->loss.rack_check_at = next;
 }
 
 /* RACK's reference: the latest-sent frame known delivered. A retransmitted
@@ -173,12 +173,12 @@ static void loss_rack_update(hxb_peer_t *p, const hxb_txslot_t *s)
 {
     double rtt = p->e->now - s->sent_at;
 
-    if (!p->e->cfg.rack || s->state != TX_INFLIGHT || s->sent_at <= p->rack_sent ||
-        (s->retx && rtt < p->min_rtt)) {
+    if (!p->e->cfg.rack || s->state != TX_INFLIGHT || s->sent_at <= p->loss.rack_sent ||
+        (s->retx && rtt < p->loss.min_rtt)) {
         return;
     }
-    p->rack_sent = s->sent_at;
-    p->rack_rtt = rtt;
+    p->loss.rack_sent = s->sent_at;
+    p->loss.rack_rtt = rtt;
 }
 
 void hxb_loss_acked(hxb_peer_t *p, const hxb_txslot_t *s)
@@ -191,15 +191,15 @@ void hxb_loss_acked(hxb_peer_t *p, const hxb_txslot_t *s)
         return;
     }
     /* each rail has its own queue: its own round trip, for RACK */
-    hxb_rtt_smooth(&p->rail_srtt[s->rail], &p->rail_rttvar[s->rail],
+    hxb_rtt_smooth(&p->loss.path[s->rail].srtt, &p->loss.path[s->rail].rttvar,
                    p->e->now - s->sent_at);
-    p->rail_losses[s->rail] = 0;
-    p->rail_last_ack[s->rail] = p->e->now;
-    if (hxb_seq_lt(p->rail_hi[s->lane], s->rail_ctr)) {
-        p->rail_hi[s->lane] = s->rail_ctr;
-        p->rail_hi_sent[s->lane] = s->sent_at;
+    p->loss.path[s->rail].losses = 0;
+    p->loss.path[s->rail].last_ack = p->e->now;
+    if (hxb_seq_lt(p->loss.lane_hi[s->lane], s->rail_ctr)) {
+        p->loss.lane_hi[s->lane] = s->rail_ctr;
+        p->loss.lane_hi_sent[s->lane] = s->sent_at;
     }
-    p->suspect_mask &= ~(1u << s->rail);
+    p->loss.suspect &= ~(1u << s->rail);
 }
 
 /* a new peer: its rails get the benefit of the doubt */
@@ -207,9 +207,9 @@ void hxb_loss_init(hxb_peer_t *p)
 {
     int r;
 
-    p->rto = p->e->cfg.rto_init;
+    p->loss.rto = p->e->cfg.rto_init;
     for (r = 0; r < HXB_MAX_RAILS; r++) {
-        p->rail_last_ack[r] = p->e->now;
+        p->loss.path[r].last_ack = p->e->now;
     }
 }
 
@@ -221,11 +221,11 @@ static int loss_rail_silent_alone(const hxb_peer_t *p, int r, double since)
 {
     int q;
 
-    if (p->rail_last_ack[r] >= since) {
+    if (p->loss.path[r].last_ack >= since) {
         return 0;
     }
     for (q = 0; q < p->e->nrails; q++) {
-        if (q != r && (p->rail_mask & (1u << q)) && p->rail_last_ack[q] > since) {
+        if (q != r && (p->rail_mask & (1u << q)) && p->loss.path[q].last_ack > since) {
             return 1;
         }
     }
@@ -241,7 +241,7 @@ void hxb_loss_timers(hxb_peer_t *p)
     uint32_t seq;
     int r;
 
-    if (p->rack_check_at && now >= p->rack_check_at) {
+    if (p->loss.rack_check_at && now >= p->loss.rack_check_at) {
         hxb_loss_detect(p);
     }
     /* RTO, checked when the first frame in flight can be due, at most every
@@ -251,11 +251,11 @@ void hxb_loss_timers(hxb_peer_t *p)
      * ack of the resent one lets per-rail loss detection find the rest.
      * Only when the frame's rail has acknowledged nothing for two timeouts
      * is the rail suspect, and then everything in flight on it moves. */
-    if (now >= p->next_rto_check && p->tx_inflight && hxb_peer_busy(p, now)) {
+    if (now >= p->tx.rto_at && p->tx.inflight && hxb_peer_busy(p, now)) {
         /* what it has not read waits in its host: resending, or suspecting
          * rails, would only fill its queues (8.7) */
-        p->next_rto_check = p->busy_at + e->cfg.peer_timeout / 2;
-    } else if (now >= p->next_rto_check && p->tx_inflight) {
+        hxb_tx_rto_set(p, p->busy_at + e->cfg.peer_timeout / 2);
+    } else if (now >= p->tx.rto_at && p->tx.inflight) {
         hxb_txslot_t *old = NULL;
         uint32_t old_seq = 0;
         double rto[HXB_MAX_RAILS];
@@ -264,14 +264,14 @@ void hxb_loss_timers(hxb_peer_t *p)
          * estimate follows the freshest frames, which found short queues */
         for (r = 0; r < e->nrails; r++) {
             rto[r] = loss_rail_rtt_bound(p, r);
-            if (rto[r] < p->rto) {
-                rto[r] = p->rto;
+            if (rto[r] < p->loss.rto) {
+                rto[r] = p->loss.rto;
             }
         }
         double first = 0;       /* the earliest deadline not yet due */
         unsigned due = 0;
 
-        for (seq = p->tx_una; seq != p->tx_push; seq++) {
+        for (seq = p->tx.una; seq != p->tx.push; seq++) {
             hxb_txslot_t *s = HXB_TX_SLOT(p, seq);
             if (s->state != TX_INFLIGHT) {
                 continue;
@@ -293,28 +293,28 @@ void hxb_loss_timers(hxb_peer_t *p)
             r = old->rail;
             e->stats.rto_fired++;
             if (loss_rail_silent_alone(p, r, old->sent_at) &&
-                !(p->suspect_mask & (1u << r))) {
+                !(p->loss.suspect & (1u << r))) {
                 loss_suspect_rail(p, r);
             }
             hxb_tx_retransmit(p, old_seq, old);
-            p->rto *= 2;
-            if (p->rto > e->cfg.rto_max) {
-                p->rto = e->cfg.rto_max;
+            p->loss.rto *= 2;
+            if (p->loss.rto > e->cfg.rto_max) {
+                p->loss.rto = e->cfg.rto_max;
             }
-            first = hxb_wake_min(first, now + p->rto);
+            first = hxb_wake_min(first, now + p->loss.rto);
         }
         if (!first || first < now + e->cfg.rto_min / 2) {
             first = now + e->cfg.rto_min / 2;
         }
-        p->next_rto_check = first;
+        hxb_tx_rto_set(p, first);
     }
     /* probe suspect rails; a PONG clears them (hxb_loss_pong_rcvd) */
     for (r = 0; r < e->nrails; r++) {
-        if ((p->suspect_mask & (1u << r)) &&
-            now - p->suspect_since[r] >= e->cfg.probe_interval) {
+        if ((p->loss.suspect & (1u << r)) &&
+            now - p->loss.path[r].suspect_since >= e->cfg.probe_interval) {
             hxb_ping_ext_t ping = {.stamp = 0, .rail = (uint8_t)r};
             memcpy(&ping.stamp, &now, sizeof(now));
-            p->suspect_since[r] = now;
+            p->loss.path[r].suspect_since = now;
             hxb_tx_send_ctl(p, r, HXB_K_PING, &ping, sizeof(ping));
         }
     }
@@ -324,15 +324,15 @@ void hxb_loss_timers(hxb_peer_t *p)
 double hxb_loss_wake_at(const hxb_peer_t *p)
 {
     const hxb_engine_cfg_t *c = &p->e->cfg;
-    double t = p->rack_check_at;
+    double t = p->loss.rack_check_at;
     int r;
 
-    if (p->tx_inflight) {
-        t = hxb_wake_min(t, p->next_rto_check);
+    if (p->tx.inflight) {
+        t = hxb_wake_min(t, p->tx.rto_at);
     }
     for (r = 0; r < p->e->nrails; r++) {
-        if (p->suspect_mask & (1u << r)) {
-            t = hxb_wake_min(t, p->suspect_since[r] + c->probe_interval);
+        if (p->loss.suspect & (1u << r)) {
+            t = hxb_wake_min(t, p->loss.path[r].suspect_since + c->probe_interval);
         }
     }
     return t;
@@ -350,17 +350,21 @@ void hxb_loss_pong_rcvd(hxb_peer_t *p, const hxb_hdr_t *h)
     const hxb_ping_ext_t *x = (const hxb_ping_ext_t *)(h + 1);
 
     if (x->rail < HXB_MAX_RAILS) {
-        p->suspect_mask &= ~(1u << x->rail);
-        p->rail_last_ack[x->rail] = p->e->now;
+        p->loss.suspect &= ~(1u << x->rail);
+        p->loss.path[x->rail].last_ack = p->e->now;
     }
 }
 
 /* the peer restarted: nothing of the old sequence space is in flight */
 void hxb_loss_reset(hxb_peer_t *p)
 {
-    memset(p->rail_hi, 0, sizeof(p->rail_hi));
-    memset(p->rail_hi_sent, 0, sizeof(p->rail_hi_sent));
-    p->reo_mult = 0;
-    p->rack_sent = p->rack_rtt = p->rack_check_at = 0;
-    memset(p->rail_losses, 0, sizeof(p->rail_losses));
+    int r;
+
+    memset(p->loss.lane_hi, 0, sizeof(p->loss.lane_hi));
+    memset(p->loss.lane_hi_sent, 0, sizeof(p->loss.lane_hi_sent));
+    p->loss.reo_mult = 0;
+    p->loss.rack_sent = p->loss.rack_rtt = p->loss.rack_check_at = 0;
+    for (r = 0; r < HXB_MAX_RAILS; r++) {
+        p->loss.path[r].losses = 0;
+    }
 }

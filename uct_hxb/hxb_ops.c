@@ -12,7 +12,7 @@
 int hxb_peer_tx_idle(const hxb_peer_t *p)
 {
     /* a GET is complete only when its data has come */
-    return p->tx_una == p->tx_next && !hxb_ops_queued(p) && !p->flushes &&
+    return p->tx.una == p->tx.next && !hxb_ops_queued(p) && !p->ops.flushes &&
            !p->gets_pending;
 }
 
@@ -29,14 +29,14 @@ static hxb_opq_t *ops_next_queue(hxb_peer_t *p)
 
     for (i = 0; i < HXB_NQ; i++) {
         hxb_op_t *head;
-        k = (p->fill_turn + i) % HXB_NQ;
-        head = p->q[k].head;
+        k = (p->ops.fill_turn + i) % HXB_NQ;
+        head = p->ops.q[k].head;
         if (!head || (head->kind == OP_FLUSH &&
-                      (int32_t)(p->puts_framed - head->u.flush.put_mark) < 0)) {
+                      (int32_t)(p->ops.puts_framed - head->u.flush.put_mark) < 0)) {
             continue;
         }
-        p->fill_turn = k + 1;
-        return &p->q[k];
+        p->ops.fill_turn = k + 1;
+        return &p->ops.q[k];
     }
     return NULL;
 }
@@ -124,7 +124,7 @@ static hxb_txslot_t *ops_cut_get_resp(hxb_peer_t *p, hxb_op_t *op, size_t frag,
         s->data_len = (uint32_t)*chunk;
         s->region = op->u.resp.rkey;
     }
-    p->resp_end = p->tx_next;
+    p->ops.resp_end = p->tx.next;
     return s;
 }
 
@@ -136,11 +136,11 @@ static int ops_cut_flush(hxb_peer_t *p, hxb_op_t *op)
     if (!f) {
         return -1;
     }
-    f->seq = p->tx_next;
+    f->seq = p->tx.next;
     f->comp = op->comp;
     f->owner = op->owner;
-    f->next = p->flushes;
-    p->flushes = f;
+    f->next = p->ops.flushes;
+    p->ops.flushes = f;
     return 0;
 }
 
@@ -154,8 +154,8 @@ static void ops_cut_done(hxb_peer_t *p, hxb_opq_t *q, hxb_op_t *op, hxb_txslot_t
         if (op->err) {         /* an earlier frame was refused */
             if (s->comp) {
                 s->err = op->err;
-            } else if (!p->err_pending) {
-                p->err_pending = op->err;
+            } else if (!p->ops.err_pending) {
+                p->ops.err_pending = op->err;
             }
         }
     }
@@ -163,11 +163,11 @@ static void ops_cut_done(hxb_peer_t *p, hxb_opq_t *q, hxb_op_t *op, hxb_txslot_t
     if (!q->head) {
         q->tail = NULL;
     }
-    if (q != &p->q[HXB_Q_RESP]) {
-        p->nops--;
+    if (q != &p->ops.q[HXB_Q_RESP]) {
+        p->ops.nops--;
     }
-    if (q == &p->q[HXB_Q_PUTS]) {
-        p->puts_framed++;
+    if (q == &p->ops.q[HXB_Q_PUTS]) {
+        p->ops.puts_framed++;
     }
     hxb_op_free(p->e, op);
 }
@@ -185,7 +185,7 @@ static void ops_cut(hxb_peer_t *p)
      * worth of queued bulk frames (a GET_REQ behind our GET_RESPs) would
      * wait for all of them - and the peer's data for that request with
      * it, which halved GET traffic both ways at once. */
-    while (hxb_tx_room(p) > 0 && p->tx_next - p->tx_push < HXB_TX_AHEAD &&
+    while (hxb_tx_room(p) > 0 && p->tx.next - p->tx.push < HXB_TX_AHEAD &&
            (q = ops_next_queue(p))) {
         op = q->head;
         switch (op->kind) {
@@ -231,14 +231,13 @@ void hxb_ops_progress(hxb_peer_t *p)
     if (p->failed) {
         return;
     }
-    p->bundle_open = 0;       /* pushed frames are final */
     for (;;) {
         ops_cut(p);
-        if (p->tx_push == p->tx_next) {
+        if (p->tx.push == p->tx.next) {
             break;      /* nothing (more) to send */
         }
         hxb_tx_push(p);
-        if (p->tx_push != p->tx_next) {
+        if (p->tx.push != p->tx.next) {
             return;     /* flow control: every rail is full or down */
         }
     }
@@ -262,7 +261,7 @@ hxb_op_t *hxb_op_new(hxb_peer_t *p, int kind)
     }
     memset(op, 0, offsetof(hxb_op_t, am_hdr));
     op->kind = kind;
-    op->owner = p->owner;
+    op->owner = p->ops.owner;
     op->opid = ++e->op_serial;
     return op;
 }
@@ -303,7 +302,7 @@ void hxb_op_enqueue(hxb_peer_t *p, hxb_op_t *op)
 
     op->next = NULL;
     if (op->kind == OP_GET_RESP) {
-        ops_append(&p->q[HXB_Q_RESP], op);
+        ops_append(&p->ops.q[HXB_Q_RESP], op);
         hxb_peer_activate(p);
         hxb_ops_kick(p);
         return;
@@ -312,7 +311,7 @@ void hxb_op_enqueue(hxb_peer_t *p, hxb_op_t *op)
         /* one frame, unordered against PUTs and AMs (a fence waits at the
          * endpoint): it goes ahead of queued bulk data, after the operation
          * being cut and the reads already ahead */
-        at = &p->q[HXB_Q_OPS].head;
+        at = &p->ops.q[HXB_Q_OPS].head;
         if (*at && ((*at)->off || (*at)->first_cut)) {
             at = &(*at)->next;
         }
@@ -322,18 +321,18 @@ void hxb_op_enqueue(hxb_peer_t *p, hxb_op_t *op)
         op->next = *at;
         *at = op;
         if (!op->next) {
-            p->q[HXB_Q_OPS].tail = op;
+            p->ops.q[HXB_Q_OPS].tail = op;
         }
     } else if (op->kind == OP_PUT) {
-        ops_append(&p->q[HXB_Q_PUTS], op);
-        p->puts_posted++;
+        ops_append(&p->ops.q[HXB_Q_PUTS], op);
+        p->ops.puts_posted++;
     } else {
         if (op->kind == OP_FLUSH) {
-            op->u.flush.put_mark = p->puts_posted;
+            op->u.flush.put_mark = p->ops.puts_posted;
         }
-        ops_append(&p->q[HXB_Q_OPS], op);
+        ops_append(&p->ops.q[HXB_Q_OPS], op);
     }
-    p->nops++;
+    p->ops.nops++;
     hxb_peer_activate(p);
     hxb_ops_kick(p);
 }
@@ -346,7 +345,7 @@ void hxb_op_enqueue(hxb_peer_t *p, hxb_op_t *op)
 static void ops_defer_or_push(hxb_peer_t *p, unsigned *last_pass)
 {
     if (*last_pass == p->e->pass) {
-        p->bundle_open = 1;   /* pushed by the engine's next pass */
+        hxb_tx_keep_open(p);      /* pushed by the engine's next pass */
     } else {
         *last_pass = p->e->pass;
         hxb_ops_kick(p);
@@ -355,14 +354,14 @@ static void ops_defer_or_push(hxb_peer_t *p, unsigned *last_pass)
 
 void hxb_ops_am_push(hxb_peer_t *p)
 {
-    ops_defer_or_push(p, &p->am_pass);
+    ops_defer_or_push(p, &p->ops.am_pass);
 }
 
 /* puts keep their own pass: a lone put must not make the next lone AM
  * (a rendezvous step) wait for the next pass, nor the other way round */
 void hxb_ops_put_push(hxb_peer_t *p)
 {
-    ops_defer_or_push(p, &p->put_pass);
+    ops_defer_or_push(p, &p->ops.put_pass);
 }
 
 /* A flush completes when everything sent before it is acknowledged and no
@@ -375,11 +374,11 @@ void hxb_ops_flush_check(hxb_peer_t *p)
     if (p->gets_pending) {
         return;
     }
-    for (fp = &p->flushes; (f = *fp);) {
-        if (hxb_seq_le(f->seq, p->tx_una)) {
+    for (fp = &p->ops.flushes; (f = *fp);) {
+        if (hxb_seq_le(f->seq, p->tx.una)) {
             *fp = f->next;
-            hxb_complete(p->e, f->comp, (int)p->err_pending);
-            p->err_pending = 0;
+            hxb_complete(p->e, f->comp, (int)p->ops.err_pending);
+            p->ops.err_pending = 0;
             free(f);
         } else {
             fp = &f->next;
@@ -395,8 +394,8 @@ int hxb_flush(hxb_peer_t *p, void *comp)
         return -HXB_E_PEER;
     }
     if (hxb_peer_tx_idle(p)) {
-        int err = (int)p->err_pending;
-        p->err_pending = 0;
+        int err = (int)p->ops.err_pending;
+        p->ops.err_pending = 0;
         return err ? -err : HXB_OK;
     }
     if (!comp) {
@@ -412,7 +411,7 @@ int hxb_flush(hxb_peer_t *p, void *comp)
 
 void hxb_peer_set_owner(hxb_peer_t *p, void *owner)
 {
-    p->owner = owner;
+    p->ops.owner = owner;
 }
 
 /* every queued operation and flush ends with status */
@@ -425,17 +424,17 @@ void hxb_ops_fail(hxb_peer_t *p, int status)
 
     /* a GET_RESP op has no completion (hxb_complete() skips NULL) */
     for (i = 0; i < HXB_NQ; i++) {
-        while ((op = p->q[i].head)) {
-            p->q[i].head = op->next;
+        while ((op = p->ops.q[i].head)) {
+            p->ops.q[i].head = op->next;
             hxb_complete(e, op->comp, status);
             hxb_op_free(e, op);
         }
-        p->q[i].tail = NULL;
+        p->ops.q[i].tail = NULL;
     }
-    p->puts_framed = p->puts_posted;
-    p->nops = 0;
-    while ((f = p->flushes)) {
-        p->flushes = f->next;
+    p->ops.puts_framed = p->ops.puts_posted;
+    p->ops.nops = 0;
+    while ((f = p->ops.flushes)) {
+        p->ops.flushes = f->next;
         hxb_complete(e, f->comp, status);
         free(f);
     }
@@ -455,7 +454,7 @@ void hxb_ops_cancel(hxb_peer_t *p, void *owner)
         if (i == HXB_Q_RESP) {
             continue;              /* reads the peer makes of our memory */
         }
-        for (at = &p->q[i].head; (op = *at);) {
+        for (at = &p->ops.q[i].head; (op = *at);) {
             void *c = op->comp;
             if (op->kind == OP_NOP || !hxb_owner_mine(op->owner, owner)) {
                 at = &op->next;
@@ -475,22 +474,22 @@ void hxb_ops_cancel(hxb_peer_t *p, void *owner)
             } else {
                 *at = op->next;        /* not started: never sent */
                 if (op->kind == OP_PUT) {
-                    p->puts_framed++;  /* as if cut: flushes count on it */
+                    p->ops.puts_framed++;  /* as if cut: flushes count on it */
                 }
                 if (op->kind == OP_GET_REQ) {
                     c = hxb_get_forget(p, op->u.get.id);
                 }
-                p->nops--;
+                p->ops.nops--;
                 hxb_op_free(e, op);
             }
             hxb_complete(e, c, HXB_E_CANCEL);
         }
-        p->q[i].tail = NULL;
-        for (op = p->q[i].head; op; op = op->next) {
-            p->q[i].tail = op;
+        p->ops.q[i].tail = NULL;
+        for (op = p->ops.q[i].head; op; op = op->next) {
+            p->ops.q[i].tail = op;
         }
     }
-    for (fp = &p->flushes; (f = *fp);) {
+    for (fp = &p->ops.flushes; (f = *fp);) {
         if (hxb_owner_mine(f->owner, owner)) {
             *fp = f->next;
             hxb_complete(e, f->comp, HXB_E_CANCEL);
@@ -515,24 +514,43 @@ void hxb_ops_refused(hxb_peer_t *p, uint32_t seq, uint32_t status)
     hxb_op_t *op;
     int i;
 
-    for (s = seq; s != p->tx_next; s++) {
+    for (s = seq; s != p->tx.next; s++) {
         hxb_txslot_t *t = HXB_TX_SLOT(p, s);
         if (t->opid == id && t->last) {
             if (t->comp) {
                 t->err = (uint8_t)status;
-            } else if (!p->err_pending) {
-                p->err_pending = status;
+            } else if (!p->ops.err_pending) {
+                p->ops.err_pending = status;
             }
             return;
         }
     }
     /* its last frame is not cut yet: the operation is still queued */
     for (i = 0; i < HXB_NQ; i++) {
-        for (op = p->q[i].head; op; op = op->next) {
+        for (op = p->ops.q[i].head; op; op = op->next) {
             if (op->opid == id) {
                 op->err = (uint8_t)status;
                 return;
             }
         }
+    }
+}
+
+/* the engine drops the peer: what is still queued */
+void hxb_ops_free(hxb_peer_t *p)
+{
+    hxb_flushreq_t *f;
+    hxb_op_t *op;
+    int i;
+
+    for (i = 0; i < HXB_NQ; i++) {
+        while ((op = p->ops.q[i].head)) {
+            p->ops.q[i].head = op->next;
+            free(op);
+        }
+    }
+    while ((f = p->ops.flushes)) {
+        p->ops.flushes = f->next;
+        free(f);
     }
 }

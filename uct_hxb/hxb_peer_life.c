@@ -8,7 +8,7 @@
  * reads whose data has not all come */
 static int life_outstanding(const hxb_peer_t *p)
 {
-    return p->tx_una != p->tx_next || p->gets_pending;
+    return p->tx.una != p->tx.next || p->gets_pending;
 }
 
 void hxb_peer_fail_all(hxb_peer_t *p, int status)
@@ -54,15 +54,13 @@ void hxb_peer_busy_rcvd(hxb_peer_t *p, int busy, uint32_t ack)
 
     if (busy) {
         e->stats.busy_rcvd++;
-        if (ack == p->tx_una) {
+        if (ack == p->tx.una) {
             p->busy_at = e->now;
             p->busy = 1;
         }
     } else if (p->busy) {
         p->busy = 0;
-        if (p->next_rto_check > e->now + p->rto) {
-            p->next_rto_check = e->now + p->rto;
-        }
+        hxb_tx_rto_arm(p, e->now + p->loss.rto);
     }
 }
 

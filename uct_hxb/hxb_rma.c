@@ -15,17 +15,20 @@ static int rma_put_bundle(hxb_peer_t *p, const void *data, size_t len, uint64_t 
                       uint64_t rkey)
 {
     hxb_engine_t *e = p->e;
-    hxb_txslot_t *s = HXB_TX_SLOT(p, p->tx_next - 1);
-    hxb_hdr_t *h = (hxb_hdr_t *)s->hb;
-    hxb_put_ext_t *ext = (hxb_put_ext_t *)(h + 1);
+    hxb_txslot_t *s = hxb_tx_open_slot(p, HXB_K_PUT);
     hxb_put_rec_t rec = {.addr = raddr, .rkey = rkey, .len = (uint16_t)len};
-    int bundled = h->flags & HXB_F_AM_BUNDLE;
+    hxb_put_ext_t *ext;
+    hxb_hdr_t *h;
     size_t have, need;
+    int bundled;
     uint8_t *q;
 
-    if (!p->bundle_open || s->state != TX_QUEUED || h->kind != HXB_K_PUT) {
+    if (!s) {
         return 0;
     }
+    h = (hxb_hdr_t *)s->hb;
+    ext = (hxb_put_ext_t *)(h + 1);
+    bundled = h->flags & HXB_F_AM_BUNDLE;
     have = bundled ? s->buf->len : sizeof(rec) + s->inl_len + (s->buf ? s->buf->len : 0);
     need = have + sizeof(rec) + len;
     if (need > e->frag || need > e->bpool.size) {
@@ -138,7 +141,7 @@ int hxb_put(hxb_peer_t *p, const void *data, size_t len, uint64_t raddr,
     if (p->failed) {
         return -HXB_E_PEER;
     }
-    if (p->nops >= HXB_MAX_OPS || !(op = hxb_op_new(p, OP_PUT))) {
+    if (p->ops.nops >= HXB_MAX_OPS || !(op = hxb_op_new(p, OP_PUT))) {
         return HXB_EAGAIN;
     }
     op->data = data;
@@ -165,7 +168,7 @@ int hxb_get(hxb_peer_t *p, void *data, size_t len, uint64_t raddr, uint64_t rkey
     if (len == 0) {
         return HXB_OK;
     }
-    if (len > UINT32_MAX || p->nops >= HXB_MAX_OPS) {
+    if (len > UINT32_MAX || p->ops.nops >= HXB_MAX_OPS) {
         return len > UINT32_MAX ? -1 : HXB_EAGAIN;
     }
     if (!(g = hxb_get_alloc(p, data, len, comp)) || !(op = hxb_op_new(p, OP_GET_REQ))) {
@@ -260,14 +263,14 @@ static void rma_region_gone(hxb_peer_t *p, uint64_t rkey)
     hxb_op_t *op;
     uint32_t seq;
 
-    for (op = p->q[HXB_Q_RESP].head; op; op = op->next) {
+    for (op = p->ops.q[HXB_Q_RESP].head; op; op = op->next) {
         if (op->u.resp.rkey == rkey && op->off < op->len && !op->u.resp.value_len) {
             op->u.resp.status = HXB_E_RKEY;
             op->len = op->off;         /* one data-less frame at the offset */
             p->e->stats.resp_revoked++;
         }
     }
-    for (seq = p->tx_una; seq != p->tx_next && hxb_seq_lt(seq, p->resp_end);
+    for (seq = p->tx.una; seq != p->tx.next && hxb_seq_lt(seq, p->ops.resp_end);
          seq++) {
         hxb_txslot_t *s = HXB_TX_SLOT(p, seq);
         hxb_hdr_t *h = (hxb_hdr_t *)s->hb;

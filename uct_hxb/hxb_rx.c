@@ -5,20 +5,21 @@
  * ATOMIC). */
 #include "hxb_engine_int.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 void hxb_rx_reset(hxb_peer_t *p)
 {
     unsigned i;
 
-    for (i = 0; i < HXB_WIN(p); i++) {
-        if (p->rx[i].buf) {
-            hxb_pool_put(&p->e->rpool, p->rx[i].buf);
+    for (i = 0; p->rx.slot && i < HXB_WIN(p); i++) {
+        if (p->rx.slot[i].buf) {
+            hxb_pool_put(&p->e->rpool, p->rx.slot[i].buf);
         }
-        p->rx[i].buf = NULL;
-        p->rx[i].state = RX_EMPTY;
+        p->rx.slot[i].buf = NULL;
+        p->rx.slot[i].state = RX_EMPTY;
     }
-    p->rx_next = p->rx_hi = 0;
+    p->rx.next = p->rx.hi = 0;
     hxb_ack_reset(p);
     hxb_am_reset(p);
 }
@@ -79,7 +80,7 @@ void hxb_rx_frame(hxb_peer_t *p, hxb_rail_t *rail, hxb_hdr_t *h, size_t size)
         hxb_ack_frame_rcvd(p, rail, h);
         return;
     }
-    if (h->ack != p->tx_una) {
+    if (h->ack != p->tx.una) {
         hxb_ack_rcvd(p, h->ack, NULL, 0, 0, 0);   /* piggybacked cumulative ack */
     }
     if (!(h->flags & HXB_F_SEQ)) {
@@ -90,12 +91,17 @@ void hxb_rx_frame(hxb_peer_t *p, hxb_rail_t *rail, hxb_hdr_t *h, size_t size)
         e->stats.drops[HXB_DROP_KIND]++;    /* control kinds are never sequenced */
         return;
     }
+    /* the window is allocated at the peer's first sequenced frame */
+    if (!p->rx.slot && !(p->rx.slot = calloc(HXB_WIN(p), sizeof(*p->rx.slot)))) {
+        e->stats.drops[HXB_DROP_NOBUF]++;
+        return;                 /* not acked: the sender will resend */
+    }
     seq = h->seq;
-    if (hxb_seq_lt(seq, p->rx_next)) {
+    if (hxb_seq_lt(seq, p->rx.next)) {
         hxb_ack_dup(p, h);
         return;
     }
-    if (seq - p->rx_next >= HXB_WIN(p)) {
+    if (seq - p->rx.next >= HXB_WIN(p)) {
         e->stats.drops[HXB_DROP_WINDOW]++;
         return;
     }
@@ -104,12 +110,12 @@ void hxb_rx_frame(hxb_peer_t *p, hxb_rail_t *rail, hxb_hdr_t *h, size_t size)
         hxb_ack_dup(p, h);
         return;
     }
-    if (hxb_seq_le(p->rx_hi, seq)) {
-        p->rx_hi = seq + 1;
+    if (hxb_seq_le(p->rx.hi, seq)) {
+        p->rx.hi = seq + 1;
     }
     hxb_ack_hold(p, rail, seq);
     hxb_ack_owed(p, h);
-    if (seq != p->rx_next) {
+    if (seq != p->rx.next) {
         if (h->kind == HXB_K_AM ||
             (h->kind == HXB_K_PUT && (h->flags & HXB_F_ORDERED))) {
             /* an AM must wait for its turn: keep a copy, the rail's buffer
@@ -143,8 +149,8 @@ void hxb_rx_frame(hxb_peer_t *p, hxb_rail_t *rail, hxb_hdr_t *h, size_t size)
     } else {
         rx_on_arrival(p, h);
     }
-    p->rx_next++;
-    while ((slot = HXB_RX_SLOT(p, p->rx_next))->state != RX_EMPTY) {
+    p->rx.next++;
+    while ((slot = HXB_RX_SLOT(p, p->rx.next))->state != RX_EMPTY) {
         if (slot->state == RX_HELD) {
             hxb_hdr_t *held = (hxb_hdr_t *)slot->buf->data;
             if (held->kind == HXB_K_AM) {
@@ -158,6 +164,19 @@ void hxb_rx_frame(hxb_peer_t *p, hxb_rail_t *rail, hxb_hdr_t *h, size_t size)
             hxb_am_nop_rcvd(p);
         }
         slot->state = RX_EMPTY;
-        p->rx_next++;
+        p->rx.next++;
     }
+}
+
+/* the engine drops the peer: its window and the frames held in it */
+void hxb_rx_free(hxb_peer_t *p)
+{
+    unsigned i;
+
+    for (i = 0; p->rx.slot && i < HXB_WIN(p); i++) {
+        if (p->rx.slot[i].buf) {
+            hxb_pool_put(&p->e->rpool, p->rx.slot[i].buf);
+        }
+    }
+    free(p->rx.slot);
 }

@@ -9,12 +9,56 @@
 
 unsigned hxb_peer_unacked(const hxb_peer_t *p)
 {
-    return p->tx_next - p->tx_una;
+    return p->tx.next - p->tx.una;
 }
 
-unsigned hxb_tx_room(const hxb_peer_t *p)
+/* sequence numbers free for new frames; the window's slots are allocated
+ * here, at the first send (a peer we only hear from costs no window) */
+unsigned hxb_tx_room(hxb_peer_t *p)
 {
-    return HXB_WIN(p) - (p->tx_next - p->tx_una);
+    if (!p->tx.slot && !(p->tx.slot = calloc(HXB_WIN(p), sizeof(*p->tx.slot)))) {
+        return 0;
+    }
+    return HXB_WIN(p) - (p->tx.next - p->tx.una);
+}
+
+/* The newest frame, if it is of this kind and still open for more (not
+ * pushed, and its sender asked hxb_tx_keep_open): bundles grow in it. */
+hxb_txslot_t *hxb_tx_open_slot(hxb_peer_t *p, unsigned kind)
+{
+    hxb_txslot_t *s;
+
+    if (!p->tx.open_last) {
+        return NULL;
+    }
+    s = HXB_TX_SLOT(p, p->tx.next - 1);
+    return s->state == TX_QUEUED && ((hxb_hdr_t *)s->hb)->kind == kind ? s : NULL;
+}
+
+/* the newest frame waits for the next pass, open for more of its kind */
+void hxb_tx_keep_open(hxb_peer_t *p)
+{
+    p->tx.open_last = 1;
+}
+
+/* the next RTO check comes at `at` (hxb_tx_rto_arm: at the latest) */
+void hxb_tx_rto_set(hxb_peer_t *p, double at)
+{
+    p->tx.rto_at = at;
+}
+
+void hxb_tx_rto_arm(hxb_peer_t *p, double at)
+{
+    if (at < p->tx.rto_at) {
+        p->tx.rto_at = at;
+    }
+}
+
+/* everything before cum is acknowledged: the window moves on (the caller
+ * released those slots) */
+void hxb_tx_acked_to(hxb_peer_t *p, uint32_t cum)
+{
+    p->tx.una = cum;
 }
 
 void hxb_tx_hdr(hxb_peer_t *p, hxb_hdr_t *h, unsigned kind, size_t len)
@@ -36,7 +80,7 @@ void hxb_tx_hdr(hxb_peer_t *p, hxb_hdr_t *h, unsigned kind, size_t len)
     h->src_epoch = c->epoch;
     h->dst_epoch = p->epoch;
     h->seq = 0;
-    h->ack = p->rx_next;
+    h->ack = p->rx.next;
     h->csum = 0;
 }
 
@@ -45,7 +89,7 @@ void hxb_tx_hdr(hxb_peer_t *p, hxb_hdr_t *h, unsigned kind, size_t len)
 static double tx_rail_room(const hxb_peer_t *p, int r)
 {
     double cap = p->e->rail_cap[r] - p->e->rail_inflight[r];
-    double out = p->cwnd[r] - p->rail_out[r];
+    double out = p->cc.path[r].cwnd - p->tx.path_out[r];
 
     return cap < out ? cap : out;
 }
@@ -71,7 +115,7 @@ static int tx_burst_room(const hxb_peer_t *p)
         if (r_room > 0) {
             room += r_room;
         }
-        limit += e->rail_cap[r] < p->cwnd[r] ? e->rail_cap[r] : p->cwnd[r];
+        limit += e->rail_cap[r] < p->cc.path[r].cwnd ? e->rail_cap[r] : p->cc.path[r].cwnd;
     }
     return room >= HXB_BURST_MIN || (room >= 1 && room >= limit / 4);
 }
@@ -86,11 +130,11 @@ int hxb_tx_pick_rail(hxb_peer_t *p, int avoid)
     double best = 1e300, load;
     int r, pick = -1, pass;
 
-    if (avoid < 0 && !p->bursting && !tx_burst_room(p)) {
+    if (avoid < 0 && !p->tx.bursting && !tx_burst_room(p)) {
         return -1;
     }
     for (pass = 0; pass < 2 && pick < 0; pass++) {
-        uint32_t mask = p->rail_mask & ~(pass ? 0 : p->suspect_mask);
+        uint32_t mask = p->rail_mask & ~(pass ? 0 : p->loss.suspect);
         for (r = 0; r < e->nrails; r++) {
             if (!(mask & (1u << r)) || !e->rails[r]->up || tx_rail_room(p, r) <= 0) {
                 continue;
@@ -112,16 +156,16 @@ int hxb_tx_pick_rail(hxb_peer_t *p, int avoid)
 static void tx_inflight_add(hxb_peer_t *p, int r)
 {
     p->e->rail_inflight[r]++;
-    p->rail_out[r]++;
-    p->tx_inflight++;
+    p->tx.path_out[r]++;
+    p->tx.inflight++;
 }
 
 /* a frame sent on rail r left flight (acked, resent elsewhere, released) */
 static void tx_inflight_sub(hxb_peer_t *p, int r)
 {
     p->e->rail_inflight[r]--;
-    p->rail_out[r]--;
-    p->tx_inflight--;
+    p->tx.path_out[r]--;
+    p->tx.inflight--;
 }
 
 /* Will the windows let another frame follow the frame `seq` about to
@@ -131,7 +175,7 @@ static int tx_window_open_after(hxb_peer_t *p, uint32_t seq, int r)
 {
     int open;
 
-    if (seq + 1 == p->tx_next && hxb_tx_room(p) == 0) {
+    if (seq + 1 == p->tx.next && hxb_tx_room(p) == 0) {
         return 0;               /* no sequence number for the next frame */
     }
     tx_inflight_add(p, r);
@@ -148,18 +192,18 @@ static void tx_send(hxb_peer_t *p, uint32_t seq, hxb_txslot_t *s, int r)
     size_t flen;
     int n = 1;
 
-    h->ack = p->rx_next;
+    h->ack = p->rx.next;
     h->rail = (uint8_t)r;
     /* a first transmission with later frames right behind it: their acks
      * cover it. The last of a burst, the last the windows let out before
      * an ack must open them, and every retransmission ask for an ack as
      * soon as the peer's queues drain (PROTOCOL.md 8.4). */
-    p->bursting = 1;
-    if (s->state == TX_QUEUED && (seq + 1 != p->tx_next || hxb_ops_queued(p)) &&
+    p->tx.bursting = 1;
+    if (s->state == TX_QUEUED && (seq + 1 != p->tx.next || hxb_ops_queued(p)) &&
         tx_window_open_after(p, seq, r)) {
         h->flags |= HXB_F_MORE;
     } else {
-        p->bursting = 0;      /* the burst ends: the peer acks at once */
+        p->tx.bursting = 0;      /* the burst ends: the peer acks at once */
         h->flags &= (uint8_t)~HXB_F_MORE;
     }
     iov[0].iov_base = s->hb;
@@ -194,19 +238,17 @@ static void tx_send(hxb_peer_t *p, uint32_t seq, hxb_txslot_t *s, int r)
     s->state = TX_INFLIGHT;
     s->rail = (uint8_t)r;
     s->lane = (uint8_t)hxb_rail_lane(e->rails[r], r, &p->addr[r], flen);
-    s->rail_ctr = ++p->rail_ctr[s->lane];
+    s->rail_ctr = ++p->tx.lane_ctr[s->lane];
     s->sent_at = e->now;
     tx_inflight_add(p, r);
     /* it may be due before the RTO check planned when the others left
      * (none in flight then, or the RTO has shrunk since) */
-    if (e->now + p->rto < p->next_rto_check) {
-        p->next_rto_check = e->now + p->rto;
-    }
+    hxb_tx_rto_arm(p, e->now + p->loss.rto);
     e->stats.tx_frames++;
     /* the cumulative ack rode along: a separate ACK is needed only while
      * frames beyond a hole wait to be acknowledged selectively */
-    if (p->rx_hi == p->rx_next) {
-        p->rx_unacked = 0;
+    if (p->rx.hi == p->rx.next) {
+        p->tx.acks_carried++;
     }
 }
 
@@ -233,18 +275,18 @@ void hxb_tx_retransmit(hxb_peer_t *p, uint32_t seq, hxb_txslot_t *s)
 hxb_txslot_t *hxb_tx_slot_new(hxb_peer_t *p, unsigned kind, unsigned flags,
                               const void *ext, size_t ext_len, size_t payload)
 {
-    hxb_txslot_t *s = HXB_TX_SLOT(p, p->tx_next);
+    hxb_txslot_t *s = HXB_TX_SLOT(p, p->tx.next);
     hxb_hdr_t *h = (hxb_hdr_t *)s->hb;
 
-    if (p->tx_next == p->tx_una) {
+    if (p->tx.next == p->tx.una) {
         /* work after an idle spell: the peer timeout counts from now, not
          * from the last ack of long ago (e->now may be stale here) */
         p->last_ack_progress = hxb_now();
     }
-    p->bundle_open = 0;       /* a newer frame: the last one is final */
+    p->tx.open_last = 0;          /* a newer frame: the last one is final */
     hxb_tx_hdr(p, h, kind, ext_len + payload);
     h->flags = (uint8_t)(flags | HXB_F_SEQ);
-    h->seq = p->tx_next++;
+    h->seq = p->tx.next++;
     memcpy(h + 1, ext, ext_len);
     s->hb_len = (uint8_t)(sizeof(*h) + ext_len);
     s->state = TX_QUEUED;
@@ -288,14 +330,15 @@ void hxb_tx_push(hxb_peer_t *p)
     hxb_txslot_t *s;
     int r;
 
-    while (p->tx_push != p->tx_next) {
+    p->tx.open_last = 0;          /* pushed frames are final */
+    while (p->tx.push != p->tx.next) {
         r = hxb_tx_pick_rail(p, -1);
         if (r < 0) {
             return;     /* flow control: every rail is full or down */
         }
-        s = HXB_TX_SLOT(p, p->tx_push);
-        tx_send(p, p->tx_push, s, r);
-        p->tx_push++;
+        s = HXB_TX_SLOT(p, p->tx.push);
+        tx_send(p, p->tx.push, s, r);
+        p->tx.push++;
     }
 }
 
@@ -339,14 +382,13 @@ void hxb_tx_send_ctl(hxb_peer_t *p, int r, unsigned kind, const void *ext,
  * longer than the peer timeout, all before they left. */
 void hxb_tx_restamp(hxb_peer_t *p, double since)
 {
-    hxb_txslot_t *first = HXB_TX_SLOT(p, p->tx_una);
     uint32_t seq;
 
-    if (p->tx_una != p->tx_push && first->state == TX_INFLIGHT &&
-        first->sent_at >= since) {
+    if (p->tx.una != p->tx.push && HXB_TX_SLOT(p, p->tx.una)->state == TX_INFLIGHT &&
+        HXB_TX_SLOT(p, p->tx.una)->sent_at >= since) {
         p->last_ack_progress = p->e->now;   /* nothing older was waiting */
     }
-    for (seq = p->tx_una; seq != p->tx_push; seq++) {
+    for (seq = p->tx.una; seq != p->tx.push; seq++) {
         hxb_txslot_t *s = HXB_TX_SLOT(p, seq);
         if (s->state == TX_INFLIGHT && s->sent_at >= since) {
             s->sent_at = p->e->now;
@@ -383,7 +425,7 @@ void hxb_tx_fail(hxb_peer_t *p, int status)
 {
     uint32_t seq;
 
-    for (seq = p->tx_una; seq != p->tx_next; seq++) {
+    for (seq = p->tx.una; seq != p->tx.next; seq++) {
         hxb_txslot_t *s = HXB_TX_SLOT(p, seq);
         if (s->state == TX_QUEUED) {
             s->state = TX_FREE;
@@ -391,7 +433,7 @@ void hxb_tx_fail(hxb_peer_t *p, int status)
         s->err = 0;
         hxb_tx_slot_release(p, s, status);
     }
-    p->tx_una = p->tx_push = p->tx_next;
+    p->tx.una = p->tx.push = p->tx.next;
 }
 
 /* the peer restarted: its sequence space starts over */
@@ -399,11 +441,11 @@ void hxb_tx_reset(hxb_peer_t *p)
 {
     unsigned i;
 
-    for (i = 0; i < HXB_WIN(p); i++) {
-        p->tx[i].state = TX_FREE;
+    for (i = 0; p->tx.slot && i < HXB_WIN(p); i++) {
+        p->tx.slot[i].state = TX_FREE;
     }
-    p->tx_next = p->tx_push = p->tx_una = 0;
-    memset(p->rail_ctr, 0, sizeof(p->rail_ctr));
+    p->tx.next = p->tx.push = p->tx.una = 0;
+    memset(p->tx.lane_ctr, 0, sizeof(p->tx.lane_ctr));
 }
 
 /* the owner's frames lose their data (NOPs from now on) and complete */
@@ -411,7 +453,7 @@ void hxb_tx_cancel(hxb_peer_t *p, void *owner)
 {
     uint32_t seq;
 
-    for (seq = p->tx_una; seq != p->tx_next; seq++) {
+    for (seq = p->tx.una; seq != p->tx.next; seq++) {
         hxb_txslot_t *s = HXB_TX_SLOT(p, seq);
         if (s->state != TX_FREE && s->user && hxb_owner_mine(s->owner, owner)) {
             void *c = s->comp;
@@ -420,4 +462,17 @@ void hxb_tx_cancel(hxb_peer_t *p, void *owner)
             hxb_complete(p->e, c, HXB_E_CANCEL);
         }
     }
+}
+
+/* the engine drops the peer: its window and the buffers still in it */
+void hxb_tx_free(hxb_peer_t *p)
+{
+    unsigned i;
+
+    for (i = 0; p->tx.slot && i < HXB_WIN(p); i++) {
+        if (p->tx.slot[i].buf) {
+            hxb_pool_put(&p->e->bpool, p->tx.slot[i].buf);
+        }
+    }
+    free(p->tx.slot);
 }
