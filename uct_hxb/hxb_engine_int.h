@@ -329,11 +329,11 @@ struct hxb_engine {
     uint32_t           poll_mask;   /* ... which                            */
     unsigned           rail_inflight[HXB_MAX_RAILS];
     /* Per-rail window (frames in flight), below cfg.rail_inflight: halved
-     * when the rail's own queue refuses a frame (hxb_engine_rail_backoff),
+     * when the rail's own queue refuses a frame (hxb_core.c, core_rail_backoff),
      * grown by one frame per window of acked frames. */
     double             rail_cap[HXB_MAX_RAILS];
     /* each rail's interface queue, for the wait our ACKs have in it
-     * (hxb_engine_rail_wait): last sample and the measured drain rate */
+     * (hxb_core_rail_wait): last sample and the measured drain rate */
     double             bl_at[HXB_MAX_RAILS], bl_drain[HXB_MAX_RAILS];
     long               bl_q[HXB_MAX_RAILS];
     uint64_t           bl_tx[HXB_MAX_RAILS];
