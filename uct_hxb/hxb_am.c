@@ -113,7 +113,7 @@ long hxb_am_bcopy(hxb_peer_t *p, unsigned am_id, hxb_pack_cb_t pack, void *arg)
     if (p->failed) {
         return -HXB_E_PEER;
     }
-    if (p->ops.q[HXB_Q_OPS].head || hxb_tx_room(p) < nfrag_max) {
+    if (p->ops.q[HXB_Q_OPS].head || !hxb_tx_fits(p, nfrag_max)) {
         return HXB_EAGAIN;
     }
     b = hxb_pool_get(&e->bpool);

@@ -9,6 +9,7 @@
 #define HXB_MAX_GETS  1024
 #define HXB_PEER_HASH 256
 #define HXB_REO_DECAY 0.25    /* s: a widened reordering window halves */
+#define HXB_TX_RING_MIN 64   /* send slots a peer gets at its first send */
 #define HXB_TX_AHEAD  32     /* frames numbered but not yet pushed, at most */
 #define HXB_BURST_MIN 8      /* frames of room before a new burst (hxb_tx.c) */
 #define HXB_MAX_OPS   256     /* zero-copy operations queued per peer, at most */
@@ -207,7 +208,8 @@ typedef struct hxb_cc {           /* hxb_cc.c */
 
 typedef struct hxb_peer_tx {      /* hxb_tx.c: the send window */
     uint32_t      next, push, una; /* numbered, sent, acknowledged up to    */
-    hxb_txslot_t *slot;           /* the window (allocated at the first send) */
+    hxb_txslot_t *slot;           /* the window's ring (hxb_tx_room) ...    */
+    unsigned      cap;            /* ... of so many slots (0: none yet)     */
     uint32_t      lane_ctr[HXB_MAX_LANES]; /* frames sent to it per lane
                                    * (a rail's ordered queue: hxb_rail_lane) */
     uint32_t      path_out[HXB_MAX_RAILS]; /* frames in flight on each path */
@@ -370,7 +372,7 @@ struct hxb_engine {
 };
 
 #define HXB_WIN(p)         ((p)->e->cfg.window)
-#define HXB_TX_SLOT(p, s)  (&(p)->tx.slot[(s) & (HXB_WIN(p) - 1)])
+#define HXB_TX_SLOT(p, s)  (&(p)->tx.slot[(s) & ((p)->tx.cap - 1)])
 #define HXB_RX_SLOT(p, s)  (&(p)->rx.slot[(s) & (HXB_WIN(p) - 1)])
 
 /* an operation waits in one of the queues, not yet cut into frames */
@@ -446,6 +448,7 @@ void hxb_cc_init(hxb_peer_t *p);
 
 /* hxb_tx.c: the send window, framing, striping, (re)transmission */
 unsigned hxb_tx_room(hxb_peer_t *p);
+int  hxb_tx_fits(hxb_peer_t *p, unsigned n);
 hxb_txslot_t *hxb_tx_open_slot(hxb_peer_t *p, unsigned kind);
 void hxb_tx_keep_open(hxb_peer_t *p);
 void hxb_tx_rto_set(hxb_peer_t *p, double at);

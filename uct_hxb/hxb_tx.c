@@ -12,14 +12,56 @@ unsigned hxb_peer_unacked(const hxb_peer_t *p)
     return p->tx.next - p->tx.una;
 }
 
-/* sequence numbers free for new frames; the window's slots are allocated
- * here, at the first send (a peer we only hear from costs no window) */
-unsigned hxb_tx_room(hxb_peer_t *p)
+/* The slots of the window live in a ring of tx.cap slots (a power of two,
+ * at most the window), allocated at the first send and doubled whenever
+ * the frames in flight outgrow it: a peer we only hear from costs no
+ * slots, one with a few frames in flight HXB_TX_RING_MIN of them (with
+ * thousands of peers, each one's share of the rails is small), and only a
+ * peer that fills the window pays for all of it. Make room for n more:
+ * frames queued in the rails' batches point into the old ring, so those
+ * leave first. */
+static int tx_ring_fit(hxb_peer_t *p, unsigned n)
 {
-    if (!p->tx.slot && !(p->tx.slot = calloc(HXB_WIN(p), sizeof(*p->tx.slot)))) {
+    unsigned used = p->tx.next - p->tx.una, cap = p->tx.cap, ncap;
+    hxb_txslot_t *ring;
+    uint32_t seq;
+
+    if (used + n <= cap) {
         return 0;
     }
-    return HXB_WIN(p) - (p->tx.next - p->tx.una);
+    for (ncap = cap ? 2 * cap : HXB_TX_RING_MIN; ncap < used + n; ncap *= 2) {
+    }
+    if (ncap > HXB_WIN(p)) {
+        ncap = HXB_WIN(p);
+    }
+    if (!(ring = calloc(ncap, sizeof(*ring)))) {
+        return -1;
+    }
+    if (p->tx.slot) {
+        hxb_core_flush_rails(p->e);
+        for (seq = p->tx.una; seq != p->tx.next; seq++) {
+            ring[seq & (ncap - 1)] = p->tx.slot[seq & (cap - 1)];
+        }
+        free(p->tx.slot);
+    }
+    p->tx.slot = ring;
+    p->tx.cap = ncap;
+    return 0;
+}
+
+/* frames that may be numbered now (0: the window is full, or no memory
+ * for a slot); at least one of them has its slot */
+unsigned hxb_tx_room(hxb_peer_t *p)
+{
+    unsigned room = HXB_WIN(p) - (p->tx.next - p->tx.una);
+
+    return room && tx_ring_fit(p, 1) == 0 ? room : 0;
+}
+
+/* may n frames be numbered now, each with its slot? */
+int hxb_tx_fits(hxb_peer_t *p, unsigned n)
+{
+    return HXB_WIN(p) - (p->tx.next - p->tx.una) >= n && tx_ring_fit(p, n) == 0;
 }
 
 /* The newest frame, if it is of this kind and still open for more (not
@@ -175,7 +217,7 @@ static int tx_window_open_after(hxb_peer_t *p, uint32_t seq, int r)
 {
     int open;
 
-    if (seq + 1 == p->tx.next && hxb_tx_room(p) == 0) {
+    if (seq + 1 == p->tx.next && p->tx.next - p->tx.una == HXB_WIN(p)) {
         return 0;               /* no sequence number for the next frame */
     }
     tx_inflight_add(p, r);
@@ -441,7 +483,7 @@ void hxb_tx_reset(hxb_peer_t *p)
 {
     unsigned i;
 
-    for (i = 0; p->tx.slot && i < HXB_WIN(p); i++) {
+    for (i = 0; i < p->tx.cap; i++) {
         p->tx.slot[i].state = TX_FREE;
     }
     p->tx.next = p->tx.push = p->tx.una = 0;
@@ -469,7 +511,7 @@ void hxb_tx_free(hxb_peer_t *p)
 {
     unsigned i;
 
-    for (i = 0; p->tx.slot && i < HXB_WIN(p); i++) {
+    for (i = 0; i < p->tx.cap; i++) {
         if (p->tx.slot[i].buf) {
             hxb_pool_put(&p->e->bpool, p->tx.slot[i].buf);
         }
