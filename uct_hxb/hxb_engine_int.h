@@ -1,4 +1,5 @@
-/* Engine internals shared by hxb_engine.c, hxb_tx.c and hxb_rx.c. */
+/* Engine internals shared by the engine's modules (hxb_core.c .. hxb_engine.c,
+ * doc/DESIGN.md "Where is X done?"): their types, and each module's functions. */
 #ifndef HXB_ENGINE_INT_H
 #define HXB_ENGINE_INT_H
 
@@ -137,7 +138,7 @@ typedef struct hxb_opq {
     hxb_op_t *head, *tail;
 } hxb_opq_t;
 
-typedef struct hxb_flushreq {     /* completes when tx_una reaches seq */
+typedef struct hxb_flushreq {     /* completes when tx.una reaches seq */
     struct hxb_flushreq *next;
     uint32_t             seq;
     void                *comp;
