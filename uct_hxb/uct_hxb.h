@@ -4,6 +4,7 @@
 #define UCT_HXB_H
 
 #include "hxb_engine.h"
+#include "hxb_settings.h"
 #include "hxb_topo.h"
 
 #include <uct/base/uct_iface.h>
@@ -74,22 +75,11 @@ typedef struct uct_hxb_md_config {
 
 typedef struct uct_hxb_iface_config {
     uct_iface_config_t       super;
-    ucs_config_names_array_t rails;
-    char                    *topo;
-    char                    *node;
-    char                    *mode;
-    char                    *job_key;
-    unsigned                 window;
-    size_t                   max_bcopy;
-    int                      checksum;
-    double                   rto_min, rto_max, ack_delay, peer_timeout;
-    unsigned                 rail_inflight;
-    double                   cc_target;
-    double                   rail_speed;
-    int                      print_stats;
-    int                      relay;
-    int                      rack;
-    int                      udp_offload;
+    /* one field per UCX_HXB_* setting, named in lower case */
+#define HXB_SETTING(_NAME, _name, _type, _dflt, _to, _efield, _help) \
+    HXB_SETTING_CTYPE_##_type _name;
+#include "hxb_settings.def"
+#undef HXB_SETTING
 } uct_hxb_iface_config_t;
 
 typedef struct uct_hxb_iface {

@@ -30,103 +30,12 @@ static ucs_config_field_t uct_hxb_iface_config_table[] = {
     {"", "", NULL, ucs_offsetof(uct_hxb_iface_config_t, super),
      UCS_CONFIG_TYPE_TABLE(uct_iface_config_table)},
 
-    {"RAILS", "",
-     "Comma-separated rail interfaces. Empty: the interfaces the topology file\n"
-     "lists for this node, or else every up Ethernet interface but loopback.",
-     ucs_offsetof(uct_hxb_iface_config_t, rails), UCS_CONFIG_TYPE_STRING_ARRAY},
-
-    {"TOPO", "",
-     "Hyper-crossbar topology file (grid, node coordinates, rail interfaces),\n"
-     "as written by contrib/testbed/hxb-testbed. Empty: no topology, direct\n"
-     "peers only.",
-     ucs_offsetof(uct_hxb_iface_config_t, topo), UCS_CONFIG_TYPE_STRING},
-
-    {"NODE", "",
-     "This node's name in the topology file. Empty: the host name.",
-     ucs_offsetof(uct_hxb_iface_config_t, node), UCS_CONFIG_TYPE_STRING},
-
-    {"MODE", "auto",
-     "Rail kind: 'raw' (Ethernet frames, needs CAP_NET_RAW), 'udp' (UDP\n"
-     "datagrams, unprivileged), 'dual' (both on each NIC: bulk frames by UDP\n"
-     "with segmentation offload, the rest raw; needs CAP_NET_RAW) or 'auto'\n"
-     "(dual if permitted, else udp).",
-     ucs_offsetof(uct_hxb_iface_config_t, mode), UCS_CONFIG_TYPE_STRING},
-
-    {"JOB_KEY", "",
-     "64-bit key every frame carries; frames with another key are dropped.\n"
-     "Empty: derived from PMIX_NAMESPACE when set, else a fixed default.",
-     ucs_offsetof(uct_hxb_iface_config_t, job_key), UCS_CONFIG_TYPE_STRING},
-
-    {"WINDOW", "1024",
-     "Frames in flight per peer (power of two, at most 1024).",
-     ucs_offsetof(uct_hxb_iface_config_t, window), UCS_CONFIG_TYPE_UINT},
-
-    {"MAX_AM", "64k",
-     "Largest active message (am_bcopy, am_zcopy); hxb cuts it into rail frames.\n"
-     "Every process of a job must use the same value.",
-     ucs_offsetof(uct_hxb_iface_config_t, max_bcopy), UCS_CONFIG_TYPE_MEMUNITS},
-
-    {"CHECKSUM", "try",
-     "Checksum frames end to end: yes (every frame), no, or try (frames sent\n"
-     "raw; UDP carries its own checksum, so frames sent by UDP go without).",
-     ucs_offsetof(uct_hxb_iface_config_t, checksum), UCS_CONFIG_TYPE_TERNARY},
-
-    {"RTO_MIN", "1ms", "Smallest retransmission timeout.",
-     ucs_offsetof(uct_hxb_iface_config_t, rto_min), UCS_CONFIG_TYPE_TIME},
-
-    {"RTO_MAX", "200ms", "Largest retransmission timeout (after backoff).",
-     ucs_offsetof(uct_hxb_iface_config_t, rto_max), UCS_CONFIG_TYPE_TIME},
-
-    {"ACK_DELAY", "1ms",
-     "How long a received frame may wait for an acknowledgement to ride on\n"
-     "a data frame before a separate ACK is sent.",
-     ucs_offsetof(uct_hxb_iface_config_t, ack_delay), UCS_CONFIG_TYPE_TIME},
-
-    {"PEER_TIMEOUT", "10s",
-     "A peer that acknowledges nothing for this long is reported failed. A peer\n"
-     "that computes without calling UCX says so, and is waited for.",
-     ucs_offsetof(uct_hxb_iface_config_t, peer_timeout), UCS_CONFIG_TYPE_TIME},
-
-    {"RAIL_INFLIGHT", "32",
-     "Frames in flight per rail (flow control against rail queue overrun).",
-     ucs_offsetof(uct_hxb_iface_config_t, rail_inflight), UCS_CONFIG_TYPE_UINT},
-
-    {"CC_TARGET", "2ms",
-     "Queueing delay a path (peer and rail) may build: a round trip above the\n"
-     "path's least by more than this shrinks its window (delay-based congestion\n"
-     "control, against overflowing shallow switch queues). 0: windows react to\n"
-     "losses only.",
-     ucs_offsetof(uct_hxb_iface_config_t, cc_target), UCS_CONFIG_TYPE_TIME},
-
-    {"RAIL_SPEED", "auto",
-     "Speed of each rail, for striping weights and the bandwidth reported to\n"
-     "UCX. auto: the link speed the kernel reports (10 Gbit/s if none).",
-     ucs_offsetof(uct_hxb_iface_config_t, rail_speed), UCS_CONFIG_TYPE_BW},
-
-    {"RELAY", "try",
-     "Reach nodes that share no line with this one through relay nodes\n"
-     "(hxb-relayd on every node, doc/DESIGN.md). yes, no, or try (= yes with a\n"
-     "topology file and raw rails while hxb-relayd runs on this node; UDP rails\n"
-     "cannot be relayed).",
-     ucs_offsetof(uct_hxb_iface_config_t, relay), UCS_CONFIG_TYPE_TERNARY},
-
-    {"RACK", "y",
-     "Find lost frames by time across rails (RACK): a frame is lost once a\n"
-     "later-sent frame was acknowledged and it is overdue by its rail's round\n"
-     "trip. Repairs a rail's last frames without waiting for the RTO.",
-     ucs_offsetof(uct_hxb_iface_config_t, rack), UCS_CONFIG_TYPE_BOOL},
-
-    {"UDP_OFFLOAD", "y",
-     "UDP rails: send each train of equal frames to a peer as one datagram\n"
-     "the kernel (or the NIC) segments (UDP_SEGMENT), and take trains in\n"
-     "coalesced (UDP_GRO): one skb and one wake-up per train, not per frame.\n"
-     "The frames on the wire are the same either way.",
-     ucs_offsetof(uct_hxb_iface_config_t, udp_offload), UCS_CONFIG_TYPE_BOOL},
-
-    {"PRINT_STATS", "n",
-     "Print the interface's counters (frames, retransmissions, and every\n"
-     "reason a received frame was dropped) to stderr when it is closed.",
-     ucs_offsetof(uct_hxb_iface_config_t, print_stats), UCS_CONFIG_TYPE_BOOL},
+    /* every UCX_HXB_* setting (hxb_settings.def) */
+#define HXB_SETTING(_NAME, _name, _type, _dflt, _to, _efield, _help) \
+    {#_NAME, _dflt, _help, ucs_offsetof(uct_hxb_iface_config_t, _name), \
+     UCS_CONFIG_TYPE_##_type},
+#include "hxb_settings.def"
+#undef HXB_SETTING
 
     {NULL}
 };
@@ -806,15 +715,11 @@ static UCS_CLASS_INIT_FUNC(uct_hxb_iface_t, uct_md_h md, uct_worker_h worker,
 
     hxb_engine_cfg_default(&ecfg);
     ecfg.job_key       = uct_hxb_job_key(config->job_key);
-    ecfg.window        = config->window;
-    ecfg.max_msg       = config->max_bcopy;
-    ecfg.rto_min       = config->rto_min;
-    ecfg.rto_max       = config->rto_max;
-    ecfg.ack_delay     = config->ack_delay;
-    ecfg.peer_timeout  = config->peer_timeout;
-    ecfg.rail_inflight = config->rail_inflight;
-    ecfg.cc_target     = config->cc_target;
-    ecfg.rack          = config->rack;
+    /* the settings that are engine fields as they stand (hxb_settings.def) */
+#define HXB_SETTING(_NAME, _name, _type, _dflt, _to, _efield, _help) \
+    HXB_SETTING_COPY_##_to(ecfg._efield, config->_name)
+#include "hxb_settings.def"
+#undef HXB_SETTING
     /* the epoch orders incarnations of (node, proc): wall-clock ms, so a
      * restarted process has a later one and stray frames of the old run
      * are recognised as older (PROTOCOL.md 8.9) */
