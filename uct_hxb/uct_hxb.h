@@ -195,6 +195,13 @@ ucs_status_t uct_hxb_ep_pending_add(uct_ep_h tl_ep, uct_pending_req_t *req,
 void uct_hxb_ep_pending_purge(uct_ep_h tl_ep, uct_pending_purge_callback_t cb,
                               void *arg);
 void uct_hxb_ep_dispatch_pending(uct_hxb_ep_t *ep);
+/* Which local rails reach the peer at these addresses, and its address on
+ * each (hxb_route_peer_rails); peers reached through relays only while
+ * relaying works here (UCX_HXB_RELAY) */
+uint32_t uct_hxb_ep_peer_rails(uct_hxb_iface_t *iface,
+                               const uct_hxb_device_addr_t *dev,
+                               const uct_hxb_iface_addr_t *ifa,
+                               hxb_raddr_t *addrs);
 void uct_hxb_ep_peer_failed(uct_hxb_iface_t *iface, hxb_peer_t *peer);
 void uct_hxb_ep_peer_reset(uct_hxb_iface_t *iface, hxb_peer_t *peer);
 

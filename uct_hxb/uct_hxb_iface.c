@@ -6,8 +6,6 @@
 #include "hxb_config.h"
 #endif
 #include "uct_hxb.h"
-#include "hxb_relay_mark.h"
-#include "hxb_route.h"
 
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -269,96 +267,6 @@ static ucs_status_t uct_hxb_iface_get_address(uct_iface_h tl_iface,
     return UCS_OK;
 }
 
-static uint32_t prefix_mask(unsigned prefix)
-{
-    return prefix ? htonl(~0u << (32 - prefix)) : 0;
-}
-
-/* Relayed peers count as reachable only while relaying is active here
- * (hxb-relayd's mark, hxb_relay_mark.h), unless UCX_HXB_RELAY=yes: without
- * the daemons their frames would vanish and the peer time out much later,
- * with nothing saying why. */
-static int uct_hxb_iface_relay_active(uct_hxb_iface_t *iface, int node)
-{
-    char path[256];
-
-    if (!iface->relay_check || hxb_relay_mark_check(path, sizeof(path))) {
-        return 1;
-    }
-    if (!iface->relay_warned) {
-        iface->relay_warned = 1;
-        ucs_warn("hxb: node %s shares no line with node %s and is reached only "
-                 "through relays, but hxb-relayd does not run on this node (%s "
-                 "missing): start hxb-relayd on every node (README.md, "
-                 "Relaying), or set UCX_HXB_RELAY=yes if something else relays",
-                 iface->topo.nodes[node].name,
-                 iface->topo.nodes[iface->dev_addr.node].name, path);
-    }
-    return 0;
-}
-
-/* Which local rails reach the peer, and its address on each. With a
- * topology file: on the peer's line, the peer's interface of the same
- * dimension and rail; with relaying, also every rail of a dimension in which
- * the peer differs, addressed to the neighbour on that line towards it (the
- * first relay of the path that starts with that dimension, hxb_route.h).
- * Each such rail is then one path, so striping over rails is striping over
- * paths. Without a topology: the rail of the peer in the same IPv4 subnet. */
-uint32_t uct_hxb_iface_peer_rails(uct_hxb_iface_t *iface,
-                                  const uct_hxb_device_addr_t *dev,
-                                  const uct_hxb_iface_addr_t *ifa,
-                                  hxb_raddr_t *addrs)
-{
-    int me = iface->dev_addr.node, i, j, hop;
-    const hxb_topo_iface_t *ti;
-    uint32_t mask = 0;
-    unsigned diff = 0;
-    int relay = iface->relay;
-
-    if (relay && iface->have_topo && (dev->node < iface->topo.num_nodes) &&
-        (dev->node != me)) {
-        diff  = hxb_route_diff(&iface->topo, me, dev->node);
-        relay = !(diff & (diff - 1)) || uct_hxb_iface_relay_active(iface, dev->node);
-    }
-    for (i = 0; i < hxb_engine_num_rails(iface->engine); i++) {
-        hxb_rail_t *r = hxb_engine_rail(iface->engine, i);
-        if (iface->have_topo) {
-            if ((dev->node >= iface->topo.num_nodes) || (dev->node == me)) {
-                continue;
-            }
-            diff = hxb_route_diff(&iface->topo, me, dev->node);
-            if ((diff != UCS_BIT(r->dim)) &&
-                (!relay || !(diff & UCS_BIT(r->dim)))) {
-                continue;
-            }
-            hop = hxb_route_next_hop(&iface->topo, me, dev->node, r->dim);
-            ti  = (hop >= 0) ? hxb_topo_iface(&iface->topo, hop, r->dim,
-                                              r->railno) : NULL;
-            if (ti == NULL) {
-                continue;
-            }
-            memcpy(addrs[i].mac, ti->mac, 6);
-            /* a relay forwards raw frames, not UDP to its own address */
-            addrs[i].ip = (hop == dev->node) ? ti->ip : 0;
-        } else {
-            for (j = 0; j < ucs_min(ifa->nrails, UCT_HXB_ADDR_RAILS); j++) {
-                if (r->ip && ((r->ip & prefix_mask(r->prefix)) ==
-                              (ifa->rails[j].ip & prefix_mask(r->prefix)))) {
-                    break;
-                }
-            }
-            if (j == ucs_min(ifa->nrails, UCT_HXB_ADDR_RAILS)) {
-                continue;
-            }
-            memcpy(addrs[i].mac, ifa->rails[j].mac, 6);
-            addrs[i].ip = ifa->rails[j].ip;
-        }
-        addrs[i].port = ifa->proc;
-        mask |= UCS_BIT(i);
-    }
-    return mask;
-}
-
 static int uct_hxb_iface_is_reachable(const uct_iface_h tl_iface,
                                       const uct_device_addr_t *dev_addr,
                                       const uct_iface_addr_t *iface_addr)
@@ -378,7 +286,7 @@ static int uct_hxb_iface_is_reachable(const uct_iface_h tl_iface,
     if ((iface->mode != HXB_RAIL_UDP) && (dev->node == iface->dev_addr.node)) {
         return 0;
     }
-    return uct_hxb_iface_peer_rails(iface, dev, ifa, addrs) != 0;
+    return uct_hxb_ep_peer_rails(iface, dev, ifa, addrs) != 0;
 }
 
 static unsigned uct_hxb_iface_progress(uct_iface_h tl_iface)
