@@ -215,6 +215,30 @@ START_TEST(test_peer_rails_subnet)
 }
 END_TEST
 
+/* a rail placed on the y line of the grid routes there; a placed speed
+ * replaces the kernel's, none keeps it */
+START_TEST(test_place)
+{
+    hxb_rail_t r = {.speed = 1.25e9};
+    hxb_rail_t *rails[1] = {&r};
+    hxb_raddr_t addrs[1];
+    hxb_topo_t t;
+
+    grid_ifaces(&t);
+    hxb_rail_place(&r, 1, 0, 0);
+    ck_assert_int_eq(r.dim, 1);
+    ck_assert_int_eq(r.railno, 0);
+    ck_assert(r.speed == 1.25e9);
+    ck_assert_uint_eq(hxb_route_peer_rails(&t, 0, 0, 2, rails, 1, NULL, 0, 0,
+                                           addrs), 0x1);   /* (0,1) */
+    ck_assert_uint_eq(hxb_route_peer_rails(&t, 0, 0, 1, rails, 1, NULL, 0, 0,
+                                           addrs), 0);
+    hxb_rail_place(&r, 0, 0, 125e6);
+    ck_assert(r.speed == 125e6);
+    hxb_topo_free(&t);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("route");
@@ -228,6 +252,7 @@ int main(void)
     tcase_add_test(tc, test_on_line);
     tcase_add_test(tc, test_peer_rails_topo);
     tcase_add_test(tc, test_peer_rails_subnet);
+    tcase_add_test(tc, test_place);
     suite_add_tcase(s, tc);
     r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);
