@@ -19,47 +19,13 @@ static mca_btl_base_module_t **mca_btl_hxb_component_init(int *num_btls,
                                                           bool enable_progress_threads,
                                                           bool enable_mpi_threads);
 
-/* MCA parameter -> UCX_HXB_* setting of the iface */
+/* MCA parameter btl_hxb_<name> -> setting UCX_HXB_<NAME> of the iface, for
+ * every setting of the transport (uct_hxb/hxb_settings.def) */
 static mca_btl_hxb_uct_param_t mca_btl_hxb_uct_params[] = {
-    {"rails", "RAILS",
-     "Comma-separated rail interfaces (UCX_HXB_RAILS). Empty: those the topology "
-     "file lists for this node, else every up Ethernet interface", NULL},
-    {"topo", "TOPO",
-     "Hyper-crossbar topology file: grid, node coordinates, rail interfaces "
-     "(UCX_HXB_TOPO). Empty: no topology, peers are matched by IPv4 subnet", NULL},
-    {"node", "NODE",
-     "This node's name in the topology file (UCX_HXB_NODE). Empty: the host name", NULL},
-    {"mode", "MODE",
-     "Rail kind: raw (Ethernet frames, needs CAP_NET_RAW), udp, dual (both "
-     "on each NIC: bulk frames by UDP, the rest raw; needs CAP_NET_RAW) or "
-     "auto (dual if permitted, else udp) (UCX_HXB_MODE)", NULL},
-    {"job_key", "JOB_KEY",
-     "64-bit key every frame carries; frames of other jobs are dropped "
-     "(UCX_HXB_JOB_KEY). Empty: derived from the PMIx namespace of the job", NULL},
-    {"window", "WINDOW",
-     "Frames in flight per peer, a power of 2 up to 1024; same on every process "
-     "(UCX_HXB_WINDOW)", NULL},
-    {"checksum", "CHECKSUM",
-     "End-to-end frame checksum: yes, no or try (= on frames sent raw) "
-     "(UCX_HXB_CHECKSUM)", NULL},
-    {"rto_min", "RTO_MIN", "Smallest retransmission timeout, e.g. 1ms (UCX_HXB_RTO_MIN)", NULL},
-    {"rto_max", "RTO_MAX", "Largest retransmission timeout, e.g. 200ms (UCX_HXB_RTO_MAX)", NULL},
-    {"ack_delay", "ACK_DELAY", "Longest wait before a separate ACK, e.g. 20us "
-     "(UCX_HXB_ACK_DELAY)", NULL},
-    {"peer_timeout", "PEER_TIMEOUT",
-     "No acknowledgement progress for this long declares the peer failed and "
-     "aborts the job, e.g. 10s (UCX_HXB_PEER_TIMEOUT); a rank that computes "
-     "without calling MPI says it is busy and is waited for", NULL},
-    {"rail_inflight", "RAIL_INFLIGHT", "Frames in flight per rail (UCX_HXB_RAIL_INFLIGHT)", NULL},
-    {"cc_target", "CC_TARGET",
-     "Queueing delay a path may build before its window shrinks, e.g. 2ms; 0: windows "
-     "react to losses only (UCX_HXB_CC_TARGET)", NULL},
-    {"rail_speed", "RAIL_SPEED",
-     "Striping weight and reported bandwidth per rail, e.g. 1Gbps; auto = link speed "
-     "(UCX_HXB_RAIL_SPEED)", NULL},
-    {"print_stats", "PRINT_STATS",
-     "y: print frame, retransmission and drop counters when the interface closes "
-     "(UCX_HXB_PRINT_STATS)", NULL},
+#define HXB_SETTING(_NAME, _name, _type, _dflt, _to, _efield, _help) \
+    {#_name, #_NAME, _help " (UCX_HXB_" #_NAME ")", NULL},
+#include "hxb_settings.def"
+#undef HXB_SETTING
     {NULL, NULL, NULL, NULL},
 };
 
@@ -80,6 +46,22 @@ mca_btl_hxb_component_t mca_btl_hxb_component = {
     .uct_params = mca_btl_hxb_uct_params,
     .output     = -1,
 };
+
+/* the help of a setting as one line (ucx_info prints its line breaks as
+ * comment lines; ompi_info prints a parameter's help as one line); kept
+ * for the life of the process */
+static const char *mca_btl_hxb_one_line(const char *help)
+{
+    char *s = strdup(help), *nl;
+
+    if (NULL == s) {
+        return help;
+    }
+    for (nl = s; NULL != (nl = strchr(nl, '\n'));) {
+        *nl = ' ';
+    }
+    return s;
+}
 
 static int mca_btl_hxb_component_register(void)
 {
@@ -110,7 +92,8 @@ static int mca_btl_hxb_component_register(void)
 
     for (p = mca_btl_hxb_uct_params; NULL != p->mca_name; p++) {
         p->value = "";
-        (void)mca_base_component_var_register(c, p->mca_name, p->help,
+        (void)mca_base_component_var_register(c, p->mca_name,
+            mca_btl_hxb_one_line(p->help),
             MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, OPAL_INFO_LVL_3,
             MCA_BASE_VAR_SCOPE_READONLY, &p->value);
     }

@@ -42,7 +42,7 @@ enum {
 typedef struct hxb_engine_cfg {
     uint64_t job_key;
     uint16_t node_id, proc_id;
-    uint32_t epoch;           /* random per engine instance              */
+    uint32_t epoch;           /* ours: wall-clock ms at its creation    */
     unsigned window;          /* frames in flight per peer, power of 2   */
     size_t   max_msg;         /* largest AM (bcopy) message              */
     int      csum;            /* HXB_CSUM_*: which frames carry a checksum */

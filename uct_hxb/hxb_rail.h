@@ -135,6 +135,21 @@ void hxb_rail_udp_no_offload(hxb_rail_t *rail);
 /* read link state, address, MTU and speed from the kernel */
 int hxb_rail_refresh(hxb_rail_t *rail);
 
+/* the interfaces to use when neither the settings nor a topology file name
+ * any: every up (or "unknown") non-loopback Ethernet interface, in
+ * /sys/class/net order; returns how many, at most max */
+int hxb_rail_default_names(char names[][16], int max);
+
+/* Reserve a process id unique on this node: a UDP port bound on every
+ * address (*port, network order). Returns the socket holding it (raw mode
+ * keeps it open for as long as the iface), -1 with errno on failure. */
+int hxb_rail_reserve_port(uint16_t *port);
+
+/* Where the rail sits before it is given to the engine: its dimension and
+ * rail number on the hyper-crossbar (0 without a topology) and, when speed
+ * (bytes per second) is positive, its speed instead of the kernel's. */
+void hxb_rail_place(hxb_rail_t *rail, int dim, int railno, double speed);
+
 /* in-memory rails for tests: frames sent on one appear on its partner */
 typedef struct hxb_mem_faults {
     unsigned drop_ppm, dup_ppm, corrupt_ppm, reorder_ppm;

@@ -1,7 +1,9 @@
 /* What raw and UDP rails share: reading an interface's state from the
- * kernel, and the dispatch by rail kind. */
+ * kernel, finding the interfaces to use by default, the dispatch by rail
+ * kind, reserving a process id, and placing a rail on the hyper-crossbar. */
 #include "hxb_rail.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <net/if.h>
 #include <netinet/in.h>
@@ -91,4 +93,68 @@ int hxb_rail_open(hxb_rail_kind_t kind, const char *ifname, uint16_t proc_id,
         }
     }
     return ret;
+}
+
+int hxb_rail_default_names(char names[][16], int max)
+{
+    struct dirent *de;
+    char path[300];
+    DIR *d = opendir("/sys/class/net");
+    int n = 0, type;
+    FILE *f;
+
+    if (d == NULL) {
+        return 0;
+    }
+    while ((de = readdir(d)) && (n < max)) {
+        if ((de->d_name[0] == '.') || !strcmp(de->d_name, "lo") ||
+            (strlen(de->d_name) >= IF_NAMESIZE)) {
+            continue;
+        }
+        snprintf(path, sizeof(path), "/sys/class/net/%s/type", de->d_name);
+        type = 0;
+        if ((f = fopen(path, "r"))) {
+            if (fscanf(f, "%d", &type) != 1) {
+                type = 0;
+            }
+            fclose(f);
+        }
+        snprintf(path, sizeof(path), "/sys/class/net/%s/operstate", de->d_name);
+        if ((type == 1) && (f = fopen(path, "r"))) {
+            char state[32] = "";
+            if (fscanf(f, "%31s", state) == 1 &&
+                (!strcmp(state, "up") || !strcmp(state, "unknown"))) {
+                snprintf(names[n++], IF_NAMESIZE, "%s", de->d_name);
+            }
+            fclose(f);
+        }
+    }
+    closedir(d);
+    return n;
+}
+
+void hxb_rail_place(hxb_rail_t *rail, int dim, int railno, double speed)
+{
+    rail->dim    = (uint8_t)dim;
+    rail->railno = (uint8_t)railno;
+    if (speed > 0) {
+        rail->speed = speed;
+    }
+}
+
+int hxb_rail_reserve_port(uint16_t *port)
+{
+    struct sockaddr_in sa = {.sin_family = AF_INET};
+    socklen_t len         = sizeof(sa);
+    int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+    if ((fd < 0) || (bind(fd, (struct sockaddr*)&sa, sizeof(sa)) < 0) ||
+        (getsockname(fd, (struct sockaddr*)&sa, &len) < 0)) {
+        if (fd >= 0) {
+            close(fd);
+        }
+        return -1;
+    }
+    *port = sa.sin_port;
+    return fd;
 }

@@ -1,5 +1,9 @@
-/* Dimension-order routes over the topology (see hxb_route_rule.h). */
+/* Dimension-order routes over the topology (see hxb_route_rule.h), and
+ * which rails reach a peer. */
 #include "hxb_route.h"
+
+#include <arpa/inet.h>
+#include <string.h>
 
 static void coords(const hxb_topo_t *t, int node, int c[HXB_DIMS])
 {
@@ -57,4 +61,75 @@ int hxb_route_path(const hxb_topo_t *t, int src, int dst, int first_dim,
         d = hxb_route_next_dim(hc, dc, d);
     }
     return here == dst ? n : -1;
+}
+
+int hxb_route_on_line(const hxb_topo_t *t, int a, int b, int dim)
+{
+    return hxb_route_diff(t, a, b) == (1u << dim);
+}
+
+static uint32_t prefix_mask(unsigned prefix)
+{
+    return prefix ? htonl(~0u << (32 - prefix)) : 0;
+}
+
+/* the first hop towards dst on a rail of the topology t, or -1 */
+static int route_topo_rail(const hxb_topo_t *t, int me, int relay, int dst,
+                           const hxb_rail_t *r, hxb_raddr_t *addr)
+{
+    const hxb_topo_iface_t *ti;
+    unsigned diff = hxb_route_diff(t, me, dst);
+    int hop;
+
+    if ((diff != (1u << r->dim)) && (!relay || !(diff & (1u << r->dim)))) {
+        return -1;
+    }
+    hop = hxb_route_next_hop(t, me, dst, r->dim);
+    ti  = (hop >= 0) ? hxb_topo_iface(t, hop, r->dim, r->railno) : NULL;
+    if (ti == NULL) {
+        return -1;
+    }
+    memcpy(addr->mac, ti->mac, 6);
+    addr->ip = (hop == dst) ? ti->ip : 0;
+    return hop;
+}
+
+/* the peer's address in the subnet of rail r, or -1 */
+static int route_subnet_rail(const hxb_rail_t *r, const hxb_raddr_t *peer,
+                             int npeer, hxb_raddr_t *addr)
+{
+    int j;
+
+    for (j = 0; j < npeer; j++) {
+        if (r->ip && ((r->ip & prefix_mask(r->prefix)) ==
+                      (peer[j].ip & prefix_mask(r->prefix)))) {
+            memcpy(addr->mac, peer[j].mac, 6);
+            addr->ip = peer[j].ip;
+            return j;
+        }
+    }
+    return -1;
+}
+
+uint32_t hxb_route_peer_rails(const hxb_topo_t *t, int me, int relay, int dst,
+                              hxb_rail_t *const *rails, int nrails,
+                              const hxb_raddr_t *peer, int npeer, uint16_t port,
+                              hxb_raddr_t *addrs)
+{
+    uint32_t mask = 0;
+    int i, found;
+
+    if (t && ((dst < 0) || (dst >= t->num_nodes) || (dst == me))) {
+        return 0;
+    }
+    for (i = 0; i < nrails; i++) {
+        found = t ? route_topo_rail(t, me, relay, dst, rails[i], &addrs[i]) :
+                    route_subnet_rail(rails[i], peer, npeer, &addrs[i]);
+        if (found < 0) {
+            continue;
+        }
+        addrs[i].port = port;
+        mask |= 1u << i;
+    }
+    return mask;
 }

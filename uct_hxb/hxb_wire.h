@@ -57,7 +57,7 @@ typedef struct __attribute__((packed)) hxb_hdr {
     uint16_t src_proc;    /* originating process on that node                */
     uint16_t dst_node;    /* final destination node (relays route on it)     */
     uint16_t dst_proc;    /* final destination process (kernel steering)     */
-    uint32_t src_epoch;   /* random id of the sender's interface instance    */
+    uint32_t src_epoch;   /* the sender's instance: wall-clock ms at start */
     uint32_t dst_epoch;   /* receiver's epoch as the sender knows it         */
     uint32_t seq;         /* per-peer sequence number (if HXB_F_SEQ)          */
     uint32_t ack;         /* cumulative: next sequence expected from the peer */

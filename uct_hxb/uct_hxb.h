@@ -4,6 +4,7 @@
 #define UCT_HXB_H
 
 #include "hxb_engine.h"
+#include "hxb_settings.h"
 #include "hxb_topo.h"
 
 #include <uct/base/uct_iface.h>
@@ -74,22 +75,11 @@ typedef struct uct_hxb_md_config {
 
 typedef struct uct_hxb_iface_config {
     uct_iface_config_t       super;
-    ucs_config_names_array_t rails;
-    char                    *topo;
-    char                    *node;
-    char                    *mode;
-    char                    *job_key;
-    unsigned                 window;
-    size_t                   max_bcopy;
-    int                      checksum;
-    double                   rto_min, rto_max, ack_delay, peer_timeout;
-    unsigned                 rail_inflight;
-    double                   cc_target;
-    double                   rail_speed;
-    int                      print_stats;
-    int                      relay;
-    int                      rack;
-    int                      udp_offload;
+    /* one field per UCX_HXB_* setting, named in lower case */
+#define HXB_SETTING(_NAME, _name, _type, _dflt, _to, _efield, _help) \
+    HXB_SETTING_CTYPE_##_type _name;
+#include "hxb_settings.def"
+#undef HXB_SETTING
 } uct_hxb_iface_config_t;
 
 typedef struct uct_hxb_iface {
@@ -205,6 +195,13 @@ ucs_status_t uct_hxb_ep_pending_add(uct_ep_h tl_ep, uct_pending_req_t *req,
 void uct_hxb_ep_pending_purge(uct_ep_h tl_ep, uct_pending_purge_callback_t cb,
                               void *arg);
 void uct_hxb_ep_dispatch_pending(uct_hxb_ep_t *ep);
+/* Which local rails reach the peer at these addresses, and its address on
+ * each (hxb_route_peer_rails); peers reached through relays only while
+ * relaying works here (UCX_HXB_RELAY) */
+uint32_t uct_hxb_ep_peer_rails(uct_hxb_iface_t *iface,
+                               const uct_hxb_device_addr_t *dev,
+                               const uct_hxb_iface_addr_t *ifa,
+                               hxb_raddr_t *addrs);
 void uct_hxb_ep_peer_failed(uct_hxb_iface_t *iface, hxb_peer_t *peer);
 void uct_hxb_ep_peer_reset(uct_hxb_iface_t *iface, hxb_peer_t *peer);
 

@@ -4,14 +4,11 @@
 #include "hxb_config.h"
 #endif
 #include "uct_hxb.h"
+#include "hxb_relay_mark.h"
+#include "hxb_route.h"
 
 #include <arpa/inet.h>
 #include <uct/base/uct_iov.inl>
-
-uint32_t uct_hxb_iface_peer_rails(uct_hxb_iface_t *iface,
-                                  const uct_hxb_device_addr_t *dev,
-                                  const uct_hxb_iface_addr_t *ifa,
-                                  hxb_raddr_t *addrs);
 
 static UCS_F_ALWAYS_INLINE ucs_status_t uct_hxb_status(long ret)
 {
@@ -44,6 +41,68 @@ static UCS_F_ALWAYS_INLINE int uct_hxb_ep_fenced(uct_hxb_ep_t *ep)
     return 0;
 }
 
+/* Relayed peers count as reachable only while relaying is active here
+ * (hxb-relayd's mark, hxb_relay_mark.h), unless UCX_HXB_RELAY=yes: without
+ * the daemons their frames would vanish and the peer time out much later,
+ * with nothing saying why. */
+static int uct_hxb_ep_relay_active(uct_hxb_iface_t *iface, int node)
+{
+    char path[256];
+
+    if (!iface->relay_check || hxb_relay_mark_check(path, sizeof(path))) {
+        return 1;
+    }
+    if (!iface->relay_warned) {
+        iface->relay_warned = 1;
+        ucs_warn("hxb: node %s shares no line with node %s and is reached only "
+                 "through relays, but hxb-relayd does not run on this node (%s "
+                 "missing): start hxb-relayd on every node (README.md, "
+                 "Relaying), or set UCX_HXB_RELAY=yes if something else relays",
+                 iface->topo.nodes[node].name,
+                 iface->topo.nodes[iface->dev_addr.node].name, path);
+    }
+    return 0;
+}
+
+/* may relays carry our frames to node? */
+static int uct_hxb_ep_may_relay(uct_hxb_iface_t *iface, int node)
+{
+    unsigned diff;
+
+    if (!iface->relay || !iface->have_topo || (node >= iface->topo.num_nodes) ||
+        (node == iface->dev_addr.node)) {
+        return iface->relay;
+    }
+    diff = hxb_route_diff(&iface->topo, iface->dev_addr.node, node);
+    return !(diff & (diff - 1)) || uct_hxb_ep_relay_active(iface, node);
+}
+
+uint32_t uct_hxb_ep_peer_rails(uct_hxb_iface_t *iface,
+                               const uct_hxb_device_addr_t *dev,
+                               const uct_hxb_iface_addr_t *ifa,
+                               hxb_raddr_t *addrs)
+{
+    hxb_rail_t *rails[HXB_MAX_RAILS];
+    hxb_raddr_t peer[UCT_HXB_ADDR_RAILS];
+    int nrails = hxb_engine_num_rails(iface->engine), npeer = 0, i;
+    int relay  = uct_hxb_ep_may_relay(iface, dev->node);
+
+    for (i = 0; i < nrails; i++) {
+        rails[i] = hxb_engine_rail(iface->engine, i);
+    }
+    if (!iface->have_topo) {
+        npeer = ucs_min(ifa->nrails, UCT_HXB_ADDR_RAILS);
+        for (i = 0; i < npeer; i++) {
+            memcpy(peer[i].mac, ifa->rails[i].mac, 6);
+            peer[i].ip   = ifa->rails[i].ip;
+            peer[i].port = ifa->proc;
+        }
+    }
+    return hxb_route_peer_rails(iface->have_topo ? &iface->topo : NULL,
+                                iface->dev_addr.node, relay, dev->node, rails,
+                                nrails, peer, npeer, ifa->proc, addrs);
+}
+
 static UCS_CLASS_INIT_FUNC(uct_hxb_ep_t, const uct_ep_params_t *params)
 {
     uct_hxb_iface_t *iface = ucs_derived_of(params->iface, uct_hxb_iface_t);
@@ -61,7 +120,7 @@ static UCS_CLASS_INIT_FUNC(uct_hxb_ep_t, const uct_ep_params_t *params)
     dev  = (const void*)params->dev_addr;
     ifa  = (const void*)params->iface_addr;
     memset(addrs, 0, sizeof(addrs));
-    mask = uct_hxb_iface_peer_rails(iface, dev, ifa, addrs);
+    mask = uct_hxb_ep_peer_rails(iface, dev, ifa, addrs);
     if (mask == 0) {
         ucs_error("hxb: no rail reaches node %u", dev->node);
         return UCS_ERR_UNREACHABLE;

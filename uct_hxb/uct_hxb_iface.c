@@ -6,18 +6,13 @@
 #include "hxb_config.h"
 #endif
 #include "uct_hxb.h"
-#include "hxb_relay_mark.h"
-#include "hxb_route.h"
+#include "hxb_ident.h"
 
 #include <arpa/inet.h>
-#include <dirent.h>
 #include <errno.h>
 #include <net/if.h>
-#include <netinet/in.h>
 #include <stdio.h>
 #include <sys/epoll.h>
-#include <sys/random.h>
-#include <sys/socket.h>
 #include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
@@ -30,173 +25,15 @@ static ucs_config_field_t uct_hxb_iface_config_table[] = {
     {"", "", NULL, ucs_offsetof(uct_hxb_iface_config_t, super),
      UCS_CONFIG_TYPE_TABLE(uct_iface_config_table)},
 
-    {"RAILS", "",
-     "Comma-separated rail interfaces. Empty: the interfaces the topology file\n"
-     "lists for this node, or else every up Ethernet interface but loopback.",
-     ucs_offsetof(uct_hxb_iface_config_t, rails), UCS_CONFIG_TYPE_STRING_ARRAY},
-
-    {"TOPO", "",
-     "Hyper-crossbar topology file (grid, node coordinates, rail interfaces),\n"
-     "as written by contrib/testbed/hxb-testbed. Empty: no topology, direct\n"
-     "peers only.",
-     ucs_offsetof(uct_hxb_iface_config_t, topo), UCS_CONFIG_TYPE_STRING},
-
-    {"NODE", "",
-     "This node's name in the topology file. Empty: the host name.",
-     ucs_offsetof(uct_hxb_iface_config_t, node), UCS_CONFIG_TYPE_STRING},
-
-    {"MODE", "auto",
-     "Rail kind: 'raw' (Ethernet frames, needs CAP_NET_RAW), 'udp' (UDP\n"
-     "datagrams, unprivileged), 'dual' (both on each NIC: bulk frames by UDP\n"
-     "with segmentation offload, the rest raw; needs CAP_NET_RAW) or 'auto'\n"
-     "(dual if permitted, else udp).",
-     ucs_offsetof(uct_hxb_iface_config_t, mode), UCS_CONFIG_TYPE_STRING},
-
-    {"JOB_KEY", "",
-     "64-bit key every frame carries; frames with another key are dropped.\n"
-     "Empty: derived from PMIX_NAMESPACE when set, else a fixed default.",
-     ucs_offsetof(uct_hxb_iface_config_t, job_key), UCS_CONFIG_TYPE_STRING},
-
-    {"WINDOW", "1024",
-     "Frames in flight per peer (power of two, at most 1024).",
-     ucs_offsetof(uct_hxb_iface_config_t, window), UCS_CONFIG_TYPE_UINT},
-
-    {"MAX_AM", "64k",
-     "Largest active message (am_bcopy, am_zcopy); hxb cuts it into rail frames.\n"
-     "Every process of a job must use the same value.",
-     ucs_offsetof(uct_hxb_iface_config_t, max_bcopy), UCS_CONFIG_TYPE_MEMUNITS},
-
-    {"CHECKSUM", "try",
-     "Checksum frames end to end: yes (every frame), no, or try (frames sent\n"
-     "raw; UDP carries its own checksum, so frames sent by UDP go without).",
-     ucs_offsetof(uct_hxb_iface_config_t, checksum), UCS_CONFIG_TYPE_TERNARY},
-
-    {"RTO_MIN", "1ms", "Smallest retransmission timeout.",
-     ucs_offsetof(uct_hxb_iface_config_t, rto_min), UCS_CONFIG_TYPE_TIME},
-
-    {"RTO_MAX", "200ms", "Largest retransmission timeout (after backoff).",
-     ucs_offsetof(uct_hxb_iface_config_t, rto_max), UCS_CONFIG_TYPE_TIME},
-
-    {"ACK_DELAY", "1ms",
-     "How long a received frame may wait for an acknowledgement to ride on\n"
-     "a data frame before a separate ACK is sent.",
-     ucs_offsetof(uct_hxb_iface_config_t, ack_delay), UCS_CONFIG_TYPE_TIME},
-
-    {"PEER_TIMEOUT", "10s",
-     "A peer that acknowledges nothing for this long is reported failed. A peer\n"
-     "that computes without calling UCX says so, and is waited for.",
-     ucs_offsetof(uct_hxb_iface_config_t, peer_timeout), UCS_CONFIG_TYPE_TIME},
-
-    {"RAIL_INFLIGHT", "32",
-     "Frames in flight per rail (flow control against rail queue overrun).",
-     ucs_offsetof(uct_hxb_iface_config_t, rail_inflight), UCS_CONFIG_TYPE_UINT},
-
-    {"CC_TARGET", "2ms",
-     "Queueing delay a path (peer and rail) may build: a round trip above the\n"
-     "path's least by more than this shrinks its window (delay-based congestion\n"
-     "control, against overflowing shallow switch queues). 0: windows react to\n"
-     "losses only.",
-     ucs_offsetof(uct_hxb_iface_config_t, cc_target), UCS_CONFIG_TYPE_TIME},
-
-    {"RAIL_SPEED", "auto",
-     "Speed of each rail, for striping weights and the bandwidth reported to\n"
-     "UCX. auto: the link speed the kernel reports (10 Gbit/s if none).",
-     ucs_offsetof(uct_hxb_iface_config_t, rail_speed), UCS_CONFIG_TYPE_BW},
-
-    {"RELAY", "try",
-     "Reach nodes that share no line with this one through relay nodes\n"
-     "(hxb-relayd on every node, doc/DESIGN.md). yes, no, or try (= yes with a\n"
-     "topology file and raw rails while hxb-relayd runs on this node; UDP rails\n"
-     "cannot be relayed).",
-     ucs_offsetof(uct_hxb_iface_config_t, relay), UCS_CONFIG_TYPE_TERNARY},
-
-    {"RACK", "y",
-     "Find lost frames by time across rails (RACK): a frame is lost once a\n"
-     "later-sent frame was acknowledged and it is overdue by its rail's round\n"
-     "trip. Repairs a rail's last frames without waiting for the RTO.",
-     ucs_offsetof(uct_hxb_iface_config_t, rack), UCS_CONFIG_TYPE_BOOL},
-
-    {"UDP_OFFLOAD", "y",
-     "UDP rails: send each train of equal frames to a peer as one datagram\n"
-     "the kernel (or the NIC) segments (UDP_SEGMENT), and take trains in\n"
-     "coalesced (UDP_GRO): one skb and one wake-up per train, not per frame.\n"
-     "The frames on the wire are the same either way.",
-     ucs_offsetof(uct_hxb_iface_config_t, udp_offload), UCS_CONFIG_TYPE_BOOL},
-
-    {"PRINT_STATS", "n",
-     "Print the interface's counters (frames, retransmissions, and every\n"
-     "reason a received frame was dropped) to stderr when it is closed.",
-     ucs_offsetof(uct_hxb_iface_config_t, print_stats), UCS_CONFIG_TYPE_BOOL},
+    /* every UCX_HXB_* setting (hxb_settings.def) */
+#define HXB_SETTING(_NAME, _name, _type, _dflt, _to, _efield, _help) \
+    {#_NAME, _dflt, _help, ucs_offsetof(uct_hxb_iface_config_t, _name), \
+     UCS_CONFIG_TYPE_##_type},
+#include "hxb_settings.def"
+#undef HXB_SETTING
 
     {NULL}
 };
-
-static uint64_t hxb_hash64(const char *s)
-{
-    uint64_t h = 0xcbf29ce484222325ull;   /* FNV-1a */
-
-    while (*s) {
-        h ^= (uint8_t)*s++;
-        h *= 0x100000001b3ull;
-    }
-    return h;
-}
-
-static uint64_t uct_hxb_job_key(const char *cfg)
-{
-    const char *ns;
-    char *end;
-    uint64_t v;
-
-    if (cfg && *cfg) {
-        v = strtoull(cfg, &end, 0);
-        return (*end == '\0') ? v : hxb_hash64(cfg);
-    }
-    ns = getenv("PMIX_NAMESPACE");
-    if (ns && *ns) {
-        return hxb_hash64(ns);
-    }
-    return 0x6878622d6b657931ull; /* "hxb-key1" */
-}
-
-/* every up, non-loopback Ethernet interface */
-static int uct_hxb_default_rails(char names[][IF_NAMESIZE], int max)
-{
-    struct dirent *de;
-    char path[300];
-    DIR *d = opendir("/sys/class/net");
-    int n = 0, type;
-    FILE *f;
-
-    if (d == NULL) {
-        return 0;
-    }
-    while ((de = readdir(d)) && (n < max)) {
-        if ((de->d_name[0] == '.') || !strcmp(de->d_name, "lo") ||
-            (strlen(de->d_name) >= IF_NAMESIZE)) {
-            continue;
-        }
-        snprintf(path, sizeof(path), "/sys/class/net/%s/type", de->d_name);
-        type = 0;
-        if ((f = fopen(path, "r"))) {
-            if (fscanf(f, "%d", &type) != 1) {
-                type = 0;
-            }
-            fclose(f);
-        }
-        snprintf(path, sizeof(path), "/sys/class/net/%s/operstate", de->d_name);
-        if ((type == 1) && (f = fopen(path, "r"))) {
-            char state[32] = "";
-            if (fscanf(f, "%31s", state) == 1 &&
-                (!strcmp(state, "up") || !strcmp(state, "unknown"))) {
-                ucs_strncpy_zero(names[n++], de->d_name, IF_NAMESIZE);
-            }
-            fclose(f);
-        }
-    }
-    closedir(d);
-    return n;
-}
 
 static int uct_hxb_rail_names(const uct_hxb_iface_config_t *config,
                               uct_hxb_iface_t *iface, int node,
@@ -219,7 +56,7 @@ static int uct_hxb_rail_names(const uct_hxb_iface_config_t *config,
         }
         return n;
     }
-    return uct_hxb_default_rails(names, HXB_MAX_RAILS);
+    return hxb_rail_default_names(names, HXB_MAX_RAILS);
 }
 
 static ucs_status_t uct_hxb_iface_query(uct_iface_h tl_iface, uct_iface_attr_t *attr)
@@ -360,96 +197,6 @@ static ucs_status_t uct_hxb_iface_get_address(uct_iface_h tl_iface,
     return UCS_OK;
 }
 
-static uint32_t prefix_mask(unsigned prefix)
-{
-    return prefix ? htonl(~0u << (32 - prefix)) : 0;
-}
-
-/* Relayed peers count as reachable only while relaying is active here
- * (hxb-relayd's mark, hxb_relay_mark.h), unless UCX_HXB_RELAY=yes: without
- * the daemons their frames would vanish and the peer time out much later,
- * with nothing saying why. */
-static int uct_hxb_iface_relay_active(uct_hxb_iface_t *iface, int node)
-{
-    char path[256];
-
-    if (!iface->relay_check || hxb_relay_mark_check(path, sizeof(path))) {
-        return 1;
-    }
-    if (!iface->relay_warned) {
-        iface->relay_warned = 1;
-        ucs_warn("hxb: node %s shares no line with node %s and is reached only "
-                 "through relays, but hxb-relayd does not run on this node (%s "
-                 "missing): start hxb-relayd on every node (README.md, "
-                 "Relaying), or set UCX_HXB_RELAY=yes if something else relays",
-                 iface->topo.nodes[node].name,
-                 iface->topo.nodes[iface->dev_addr.node].name, path);
-    }
-    return 0;
-}
-
-/* Which local rails reach the peer, and its address on each. With a
- * topology file: on the peer's line, the peer's interface of the same
- * dimension and rail; with relaying, also every rail of a dimension in which
- * the peer differs, addressed to the neighbour on that line towards it (the
- * first relay of the path that starts with that dimension, hxb_route.h).
- * Each such rail is then one path, so striping over rails is striping over
- * paths. Without a topology: the rail of the peer in the same IPv4 subnet. */
-uint32_t uct_hxb_iface_peer_rails(uct_hxb_iface_t *iface,
-                                  const uct_hxb_device_addr_t *dev,
-                                  const uct_hxb_iface_addr_t *ifa,
-                                  hxb_raddr_t *addrs)
-{
-    int me = iface->dev_addr.node, i, j, hop;
-    const hxb_topo_iface_t *ti;
-    uint32_t mask = 0;
-    unsigned diff = 0;
-    int relay = iface->relay;
-
-    if (relay && iface->have_topo && (dev->node < iface->topo.num_nodes) &&
-        (dev->node != me)) {
-        diff  = hxb_route_diff(&iface->topo, me, dev->node);
-        relay = !(diff & (diff - 1)) || uct_hxb_iface_relay_active(iface, dev->node);
-    }
-    for (i = 0; i < hxb_engine_num_rails(iface->engine); i++) {
-        hxb_rail_t *r = hxb_engine_rail(iface->engine, i);
-        if (iface->have_topo) {
-            if ((dev->node >= iface->topo.num_nodes) || (dev->node == me)) {
-                continue;
-            }
-            diff = hxb_route_diff(&iface->topo, me, dev->node);
-            if ((diff != UCS_BIT(r->dim)) &&
-                (!relay || !(diff & UCS_BIT(r->dim)))) {
-                continue;
-            }
-            hop = hxb_route_next_hop(&iface->topo, me, dev->node, r->dim);
-            ti  = (hop >= 0) ? hxb_topo_iface(&iface->topo, hop, r->dim,
-                                              r->railno) : NULL;
-            if (ti == NULL) {
-                continue;
-            }
-            memcpy(addrs[i].mac, ti->mac, 6);
-            /* a relay forwards raw frames, not UDP to its own address */
-            addrs[i].ip = (hop == dev->node) ? ti->ip : 0;
-        } else {
-            for (j = 0; j < ucs_min(ifa->nrails, UCT_HXB_ADDR_RAILS); j++) {
-                if (r->ip && ((r->ip & prefix_mask(r->prefix)) ==
-                              (ifa->rails[j].ip & prefix_mask(r->prefix)))) {
-                    break;
-                }
-            }
-            if (j == ucs_min(ifa->nrails, UCT_HXB_ADDR_RAILS)) {
-                continue;
-            }
-            memcpy(addrs[i].mac, ifa->rails[j].mac, 6);
-            addrs[i].ip = ifa->rails[j].ip;
-        }
-        addrs[i].port = ifa->proc;
-        mask |= UCS_BIT(i);
-    }
-    return mask;
-}
-
 static int uct_hxb_iface_is_reachable(const uct_iface_h tl_iface,
                                       const uct_device_addr_t *dev_addr,
                                       const uct_iface_addr_t *iface_addr)
@@ -469,7 +216,7 @@ static int uct_hxb_iface_is_reachable(const uct_iface_h tl_iface,
     if ((iface->mode != HXB_RAIL_UDP) && (dev->node == iface->dev_addr.node)) {
         return 0;
     }
-    return uct_hxb_iface_peer_rails(iface, dev, ifa, addrs) != 0;
+    return uct_hxb_ep_peer_rails(iface, dev, ifa, addrs) != 0;
 }
 
 static unsigned uct_hxb_iface_progress(uct_iface_h tl_iface)
@@ -649,34 +396,29 @@ static uct_iface_ops_t uct_hxb_iface_ops = {
     .iface_is_reachable       = uct_hxb_iface_is_reachable,
 };
 
-/* Reserve a process id unique on this node: a UDP port bound on every
- * address (raw mode keeps the socket open for as long as the iface). */
-static int uct_hxb_reserve_port(uint16_t *port)
+static void uct_hxb_rails_close(hxb_rail_t **rails, int n)
 {
-    struct sockaddr_in sa = {.sin_family = AF_INET};
-    socklen_t len         = sizeof(sa);
-    int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    int i;
 
-    if ((fd < 0) || (bind(fd, (struct sockaddr*)&sa, sizeof(sa)) < 0) ||
-        (getsockname(fd, (struct sockaddr*)&sa, &len) < 0)) {
-        if (fd >= 0) {
-            close(fd);
-        }
-        return -1;
+    for (i = 0; i < n; i++) {
+        rails[i]->ops->close(rails[i]);
     }
-    *port = sa.sin_port;
-    return fd;
 }
 
+/* Open the rails (rails[0..*n_p-1], closed again by the caller on
+ * failure) in the mode the settings ask for, and take our process id:
+ * raw rails a UDP port held by port_fd, UDP and dual rails the port they
+ * all bound. UCS_ERR_BUSY: that port was taken on a later rail, try
+ * again. */
 static ucs_status_t uct_hxb_iface_open_rails(uct_hxb_iface_t *self,
                                              const uct_hxb_iface_config_t *config,
-                                             int node)
+                                             int node, hxb_rail_t **rails, int *n_p)
 {
     char names[HXB_MAX_RAILS][IF_NAMESIZE], err[256];
     uint16_t port = 0;
-    hxb_rail_t *rail;
     int n, i, ret;
 
+    *n_p = 0;
     n = uct_hxb_rail_names(config, self, node, names);
     if (n == 0) {
         ucs_debug("hxb: no rail interfaces found");
@@ -694,19 +436,19 @@ static ucs_status_t uct_hxb_iface_open_rails(uct_hxb_iface_t *self,
     }
 
     if (self->mode == HXB_RAIL_RAW) {
-        self->port_fd = uct_hxb_reserve_port(&port);
+        self->port_fd = hxb_rail_reserve_port(&port);
         if (self->port_fd < 0) {
             ucs_error("hxb: cannot reserve a process id: %m");
             return UCS_ERR_IO_ERROR;
         }
         for (i = 0; i < n; i++) {
             ret = hxb_rail_open(HXB_RAIL_RAW, names[i], ntohs(port),
-                                NULL, &rail, err, sizeof(err));
+                                NULL, &rails[i], err, sizeof(err));
             if (ret < 0) {
                 ucs_error("hxb: %s", err);
                 return UCS_ERR_IO_ERROR;
             }
-            hxb_engine_add_rail(self->engine, rail);
+            *n_p = i + 1;
         }
         self->iface_addr.proc = port;
         return UCS_OK;
@@ -714,9 +456,8 @@ static ucs_status_t uct_hxb_iface_open_rails(uct_hxb_iface_t *self,
 
     /* UDP and dual: the same port on every rail address is our process id;
      * if it is taken on a later rail, the caller starts over with another */
-    port = 0;
     for (i = 0; i < n; i++) {
-        ret = hxb_rail_open(self->mode, names[i], 0, &port, &rail, err,
+        ret = hxb_rail_open(self->mode, names[i], 0, &port, &rails[i], err,
                             sizeof(err));
         if (((ret == -EPERM) || (ret == -EACCES)) && (i == 0) &&
             (self->mode == HXB_RAIL_DUAL) && !strcmp(config->mode, "auto")) {
@@ -734,12 +475,200 @@ static ucs_status_t uct_hxb_iface_open_rails(uct_hxb_iface_t *self,
             ucs_error("hxb: %s", err);
             return UCS_ERR_IO_ERROR;
         }
+        *n_p = i + 1;
         if (!config->udp_offload && (self->mode == HXB_RAIL_UDP)) {
-            hxb_rail_udp_no_offload(rail);
+            hxb_rail_udp_no_offload(rails[i]);
         }
-        hxb_engine_add_rail(self->engine, rail);
     }
     self->iface_addr.proc = port;
+    return UCS_OK;
+}
+
+/* each rail's place: its dimension and rail number in the topology file,
+ * and UCX_HXB_RAIL_SPEED */
+static ucs_status_t uct_hxb_iface_place_rails(uct_hxb_iface_t *self,
+                                              const uct_hxb_iface_config_t *config,
+                                              int node, hxb_rail_t **rails, int n)
+{
+    const hxb_topo_iface_t *ti;
+    int i;
+
+    for (i = 0; i < n; i++) {
+        if (!self->have_topo) {
+            hxb_rail_place(rails[i], 0, 0, config->rail_speed);
+            continue;
+        }
+        ti = hxb_topo_iface_by_name(&self->topo, node, rails[i]->ifname);
+        if (ti == NULL) {
+            ucs_error("hxb: rail %s is not listed for node %s in %s",
+                      rails[i]->ifname, self->topo.nodes[node].name, config->topo);
+            return UCS_ERR_INVALID_PARAM;
+        }
+        hxb_rail_place(rails[i], ti->dim, ti->rail, config->rail_speed);
+    }
+    return UCS_OK;
+}
+
+/* open the rails, trying other ports while one is taken (see above), and
+ * place them; on failure none is left open */
+static ucs_status_t uct_hxb_iface_open_rails_retry(uct_hxb_iface_t *self,
+                                                   const uct_hxb_iface_config_t *config,
+                                                   int node, hxb_rail_t **rails,
+                                                   int *n_p)
+{
+    ucs_status_t status;
+    int attempt;
+
+    for (attempt = 0;; attempt++) {
+        status = uct_hxb_iface_open_rails(self, config, node, rails, n_p);
+        if (status == UCS_OK) {
+            status = uct_hxb_iface_place_rails(self, config, node, rails, *n_p);
+        }
+        if (status == UCS_OK) {
+            return UCS_OK;
+        }
+        uct_hxb_rails_close(rails, *n_p);   /* close what was opened */
+        *n_p = 0;
+        if ((status != UCS_ERR_BUSY) || (attempt == 31)) {
+            break;
+        }
+    }
+    if (status == UCS_ERR_BUSY) {
+        ucs_error("hxb: no UDP port free on every rail address after 32 tries");
+    }
+    return status;
+}
+
+/* the topology file, if any, and this node in it */
+static ucs_status_t uct_hxb_iface_load_topo(uct_hxb_iface_t *self,
+                                            const uct_hxb_iface_config_t *config,
+                                            int *node_p)
+{
+    const char *node_name = config->node;
+    char err[512], host[256];
+
+    if (config->topo[0] == '\0') {
+        return UCS_OK;
+    }
+    if (hxb_topo_load(config->topo, &self->topo, err, sizeof(err)) < 0) {
+        ucs_error("hxb: %s", err);
+        return UCS_ERR_INVALID_PARAM;
+    }
+    self->have_topo = 1;
+    if (node_name[0] == '\0') {
+        gethostname(host, sizeof(host));
+        host[sizeof(host) - 1] = '\0';
+        node_name = host;
+    }
+    *node_p = hxb_topo_find_node(&self->topo, node_name);
+    if (*node_p < 0) {
+        ucs_error("hxb: node '%s' is not in the topology file %s (set "
+                  "UCX_HXB_NODE)", node_name, config->topo);
+        return UCS_ERR_INVALID_PARAM;
+    }
+    return UCS_OK;
+}
+
+/* what peers learn of us: the device and iface addresses */
+static void uct_hxb_iface_addresses(uct_hxb_iface_t *self, const hxb_engine_cfg_t *ecfg)
+{
+    hxb_rail_t *r;
+    int i;
+
+    self->iface_addr.epoch = ecfg->epoch;
+    self->dev_addr.fabric  = hxb_ident_fabric(ecfg->job_key);
+    self->dev_addr.node    = ecfg->node_id;
+    self->dev_addr.mode    = self->mode;
+    self->dev_addr.flags   = self->have_topo ? UCT_HXB_DEV_TOPO : 0;
+    if (self->have_topo) {
+        return;    /* peers find our rails in the topology file */
+    }
+    for (i = 0; i < hxb_engine_num_rails(self->engine); i++) {
+        r = hxb_engine_rail(self->engine, i);
+        if (i < UCT_HXB_ADDR_RAILS) {
+            self->iface_addr.rails[i].ip = r->ip;
+            memcpy(self->iface_addr.rails[i].mac, r->mac, 6);
+            self->iface_addr.nrails = i + 1;
+        } else if (i == UCT_HXB_ADDR_RAILS) {
+            ucs_warn("hxb: without a topology file (UCX_HXB_TOPO) peers learn "
+                     "only %d rails; %s and later stay unused",
+                     UCT_HXB_ADDR_RAILS, r->ifname);
+        }
+    }
+}
+
+/* the engine's config: the settings (hxb_settings.def), and who we are */
+static void uct_hxb_iface_engine_cfg(uct_hxb_iface_t *self,
+                                     const uct_hxb_iface_config_t *config,
+                                     int node, const hxb_rail_t *rail0,
+                                     hxb_engine_cfg_t *ecfg)
+{
+    UCS_STATIC_ASSERT(((int)HXB_IDENT_NO == (int)UCS_NO) &&
+                      ((int)HXB_IDENT_YES == (int)UCS_YES) &&
+                      ((int)HXB_IDENT_TRY == (int)UCS_TRY));
+
+    hxb_engine_cfg_default(ecfg);
+#define HXB_SETTING(_NAME, _name, _type, _dflt, _to, _efield, _help) \
+    HXB_SETTING_COPY_##_to(ecfg->_efield, config->_name)
+#include "hxb_settings.def"
+#undef HXB_SETTING
+    ecfg->job_key = hxb_ident_job_key(config->job_key);
+    ecfg->epoch   = hxb_ident_epoch();
+    ecfg->proc_id = ntohs(self->iface_addr.proc);
+    ecfg->node_id = hxb_ident_node_id(node, rail0);
+    ecfg->csum    = hxb_ident_csum(config->checksum, self->mode);
+}
+
+/* UCX_HXB_RELAY: relays forward raw frames only (hxb-relayd's tc program) */
+static void uct_hxb_iface_relay_init(uct_hxb_iface_t *self,
+                                     const uct_hxb_iface_config_t *config)
+{
+    self->relay = self->have_topo && (self->mode != HXB_RAIL_UDP) &&
+                  (config->relay != UCS_NO);
+    self->relay_check  = (config->relay == UCS_TRY);
+    self->relay_warned = 0;
+    if ((config->relay == UCS_YES) && !self->relay) {
+        ucs_warn("hxb: UCX_HXB_RELAY=yes needs a topology file and raw rails; "
+                 "only peers on this node's lines are reachable");
+    }
+}
+
+/* an AM is sent only when all its frames fit in the window at once */
+static ucs_status_t uct_hxb_iface_check_window(const hxb_engine_cfg_t *ecfg,
+                                               size_t frag)
+{
+    size_t need = 2 * ((ecfg->max_msg + frag - 1) / frag);
+
+    if (ecfg->window < need) {
+        ucs_error("hxb: UCX_HXB_WINDOW=%u is too small for UCX_HXB_MAX_AM=%zu "
+                  "(%zu-byte frames): use a window of at least %zu",
+                  ecfg->window, ecfg->max_msg, frag, need);
+        return UCS_ERR_INVALID_PARAM;
+    }
+    return UCS_OK;
+}
+
+/* the event fd: epoll over the rails' fds and the timer fd */
+static ucs_status_t uct_hxb_iface_events_init(uct_hxb_iface_t *self)
+{
+    struct epoll_event ev = {.events = EPOLLIN};
+    int i, fd, fds[HXB_MAX_RAILS + 1], nfds;
+
+    self->epfd = epoll_create1(EPOLL_CLOEXEC);
+    if (self->epfd < 0) {
+        return UCS_ERR_IO_ERROR;
+    }
+    self->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+    nfds = hxb_engine_fds(self->engine, fds, HXB_MAX_RAILS);
+    fds[nfds++] = self->timer_fd;
+    for (i = 0; i < nfds; i++) {
+        fd          = fds[i];
+        ev.data.fd  = fd;
+        if (fd < 0 || epoll_ctl(self->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
+            ucs_error("hxb: event fd: %s: %m", fd < 0 ? "timerfd_create" : "epoll_ctl");
+            return UCS_ERR_IO_ERROR;
+        }
+    }
     return UCS_OK;
 }
 
@@ -757,12 +686,11 @@ static UCS_CLASS_INIT_FUNC(uct_hxb_iface_t, uct_md_h md, uct_worker_h worker,
         .peer_failed = uct_hxb_peer_failed_cb,
         .peer_reset  = uct_hxb_peer_reset_cb,
     };
-    struct epoll_event ev = {.events = EPOLLIN};
+    hxb_rail_t *rails[HXB_MAX_RAILS];
     hxb_engine_cfg_t ecfg;
-    const char *node_name;
-    char err[512], host[256];
     ucs_status_t status;
-    int node = -1, i, fd, fds[HXB_MAX_RAILS + 1], nfds, attempt;
+    size_t frag;
+    int node = -1, nrails, i;
 
     UCS_CLASS_CALL_SUPER_INIT(uct_base_iface_t, &uct_hxb_iface_ops,
                               &uct_hxb_iface_internal_ops, md, worker, params,
@@ -783,174 +711,46 @@ static UCS_CLASS_INIT_FUNC(uct_hxb_iface_t, uct_md_h md, uct_worker_h worker,
     ucs_recursive_spinlock_init(&self->lock, 0);
     ucs_list_head_init(&self->eps);
 
-    if (config->topo[0] != '\0') {
-        if (hxb_topo_load(config->topo, &self->topo, err, sizeof(err)) < 0) {
-            ucs_error("hxb: %s", err);
-            return UCS_ERR_INVALID_PARAM;
-        }
-        self->have_topo = 1;
-        node_name = config->node;
-        if (node_name[0] == '\0') {
-            gethostname(host, sizeof(host));
-            host[sizeof(host) - 1] = '\0';
-            node_name = host;
-        }
-        node = hxb_topo_find_node(&self->topo, node_name);
-        if (node < 0) {
-            ucs_error("hxb: node '%s' is not in the topology file %s (set "
-                      "UCX_HXB_NODE)", node_name, config->topo);
-            status = UCS_ERR_INVALID_PARAM;
-            goto err_topo;
-        }
+    status = uct_hxb_iface_load_topo(self, config, &node);
+    if (status != UCS_OK) {
+        goto err_topo;
     }
-
-    hxb_engine_cfg_default(&ecfg);
-    ecfg.job_key       = uct_hxb_job_key(config->job_key);
-    ecfg.window        = config->window;
-    ecfg.max_msg       = config->max_bcopy;
-    ecfg.rto_min       = config->rto_min;
-    ecfg.rto_max       = config->rto_max;
-    ecfg.ack_delay     = config->ack_delay;
-    ecfg.peer_timeout  = config->peer_timeout;
-    ecfg.rail_inflight = config->rail_inflight;
-    ecfg.cc_target     = config->cc_target;
-    ecfg.rack          = config->rack;
-    /* the epoch orders incarnations of (node, proc): wall-clock ms, so a
-     * restarted process has a later one and stray frames of the old run
-     * are recognised as older (PROTOCOL.md 8.9) */
-    {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        ecfg.epoch = (uint32_t)(ts.tv_sec * 1000ull + ts.tv_nsec / 1000000);
-        if (ecfg.epoch == 0) {
-            ecfg.epoch = 1;
-        }
+    /* the rails first: who we are (process id, node id) comes from them,
+     * and the engine is created knowing it */
+    status = uct_hxb_iface_open_rails_retry(self, config, node, rails, &nrails);
+    if (status != UCS_OK) {
+        goto err_port;
     }
-
+    uct_hxb_iface_engine_cfg(self, config, node, rails[0], &ecfg);
     if (hxb_engine_create(&ecfg, &cb, &self->engine) < 0) {
         ucs_error("hxb: bad configuration (UCX_HXB_WINDOW must be a power of 2 "
                   "up to %d)", HXB_SACK_BITS);
+        uct_hxb_rails_close(rails, nrails);
         status = UCS_ERR_INVALID_PARAM;
-        goto err_topo;
+        goto err_port;
     }
-    for (attempt = 0;; attempt++) {
-        status = uct_hxb_iface_open_rails(self, config, node);
-        if ((status != UCS_ERR_BUSY) || (attempt == 31)) {
-            break;
-        }
-        /* close what was opened and try another port */
-        hxb_engine_destroy(self->engine);
-        if (hxb_engine_create(&ecfg, &cb, &self->engine) < 0) {
-            status = UCS_ERR_NO_MEMORY;
-            goto err_topo;
+    for (i = 0; i < nrails; i++) {
+        if (hxb_engine_add_rail(self->engine, rails[i]) < 0) {
+            rails[i]->ops->close(rails[i]);   /* frames too small: unused */
         }
     }
-    if (status == UCS_ERR_BUSY) {
-        ucs_error("hxb: no UDP port free on every rail address after 32 tries");
+
+    uct_hxb_iface_relay_init(self, config);
+    uct_hxb_iface_addresses(self, &ecfg);
+    frag   = hxb_engine_frag_size(self->engine);
+    status = uct_hxb_iface_check_window(&ecfg, frag);
+    if (status == UCS_OK) {
+        status = uct_hxb_iface_events_init(self);
     }
     if (status != UCS_OK) {
         goto err_engine;
     }
-
-    /* the engine's config now knows who we are */
-    {
-        hxb_engine_cfg_t *c = (hxb_engine_cfg_t*)hxb_engine_cfg(self->engine);
-        hxb_rail_t *r0 = hxb_engine_rail(self->engine, 0);
-        c->proc_id = ntohs(self->iface_addr.proc);
-        /* try: where the carrier has no checksum of its own (raw frames;
-         * UDP rails have UDP's, dual rails' bulk frames go by UDP) */
-        c->csum    = (config->checksum == UCS_YES) ? HXB_CSUM_ALL :
-                     ((config->checksum == UCS_TRY) && (self->mode != HXB_RAIL_UDP)) ?
-                     HXB_CSUM_CARRIER : HXB_CSUM_NONE;
-        if (node >= 0) {
-            c->node_id = (uint16_t)node;
-        } else if (r0->ip) {
-            c->node_id = (uint16_t)ntohl(r0->ip);   /* host part on a /16+ */
-        } else {
-            c->node_id = (uint16_t)((r0->mac[4] << 8) | r0->mac[5]);
-        }
-    }
-
-    /* relays forward raw frames only (hxb-relayd's tc program) */
-    self->relay = self->have_topo && (self->mode != HXB_RAIL_UDP) &&
-                  (config->relay != UCS_NO);
-    self->relay_check  = (config->relay == UCS_TRY);
-    self->relay_warned = 0;
-    if ((config->relay == UCS_YES) && !self->relay) {
-        ucs_warn("hxb: UCX_HXB_RELAY=yes needs a topology file and raw rails; "
-                 "only peers on this node's lines are reachable");
-    }
-
-    self->iface_addr.epoch = ecfg.epoch;
-    self->dev_addr.fabric  = (uint32_t)(ecfg.job_key ^ (ecfg.job_key >> 32));
-    self->dev_addr.node    = hxb_engine_cfg(self->engine)->node_id;
-    self->dev_addr.mode    = self->mode;
-    self->dev_addr.flags   = self->have_topo ? UCT_HXB_DEV_TOPO : 0;
-    for (i = 0; i < hxb_engine_num_rails(self->engine); i++) {
-        hxb_rail_t *r = hxb_engine_rail(self->engine, i);
-        if (self->have_topo) {
-            const hxb_topo_iface_t *ti = hxb_topo_iface_by_name(&self->topo, node,
-                                                                r->ifname);
-            if (ti == NULL) {
-                ucs_error("hxb: rail %s is not listed for node %s in %s",
-                          r->ifname, self->topo.nodes[node].name, config->topo);
-                status = UCS_ERR_INVALID_PARAM;
-                goto err_engine;
-            }
-            r->dim    = ti->dim;
-            r->railno = ti->rail;
-        } else if (i < UCT_HXB_ADDR_RAILS) {
-            self->iface_addr.rails[i].ip = r->ip;
-            memcpy(self->iface_addr.rails[i].mac, r->mac, 6);
-            self->iface_addr.nrails = i + 1;
-        } else if (i == UCT_HXB_ADDR_RAILS) {
-            ucs_warn("hxb: without a topology file (UCX_HXB_TOPO) peers learn "
-                     "only %d rails; %s and later stay unused",
-                     UCT_HXB_ADDR_RAILS, r->ifname);
-        }
-        if (config->rail_speed > 0) {
-            r->speed = config->rail_speed;
-        }
-    }
-
-    /* an AM is sent only when all its frames fit in the window at once */
-    {
-        size_t frag = hxb_engine_frag_size(self->engine);
-        size_t need = 2 * ((ecfg.max_msg + frag - 1) / frag);
-        if (ecfg.window < need) {
-            ucs_error("hxb: UCX_HXB_WINDOW=%u is too small for UCX_HXB_MAX_AM=%zu "
-                      "(%zu-byte frames): use a window of at least %zu",
-                      ecfg.window, ecfg.max_msg, frag, need);
-            status = UCS_ERR_INVALID_PARAM;
-            goto err_engine;
-        }
-    }
-
-    self->epfd = epoll_create1(EPOLL_CLOEXEC);
-    if (self->epfd < 0) {
-        status = UCS_ERR_IO_ERROR;
-        goto err_engine;
-    }
-    self->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-    nfds = hxb_engine_fds(self->engine, fds, HXB_MAX_RAILS);
-    fds[nfds++] = self->timer_fd;
-    for (i = 0; i < nfds; i++) {
-        fd          = fds[i];
-        ev.data.fd  = fd;
-        if (fd < 0 || epoll_ctl(self->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
-            ucs_error("hxb: event fd: %s: %m", fd < 0 ? "timerfd_create" : "epoll_ctl");
-            status = UCS_ERR_IO_ERROR;
-            goto err_engine;
-        }
-    }
-
     ucs_debug("hxb: iface %p node %u proc %u epoch 0x%x, %d %s rails, frag %zu",
               self, self->dev_addr.node, ntohs(self->iface_addr.proc),
               self->iface_addr.epoch, hxb_engine_num_rails(self->engine),
               (self->mode == HXB_RAIL_RAW) ? "raw" :
-              (self->mode == HXB_RAIL_DUAL) ? "dual" : "udp",
-              hxb_engine_frag_size(self->engine));
-    status = uct_hxb_bounce_init(self, hxb_engine_frag_size(self->engine));
+              (self->mode == HXB_RAIL_DUAL) ? "dual" : "udp", frag);
+    status = uct_hxb_bounce_init(self, frag);
     if (status != UCS_OK) {
         goto err_engine;
     }
@@ -974,6 +774,7 @@ err_engine:
         close(self->timer_fd);
     }
     hxb_engine_destroy(self->engine);
+err_port:
     if (self->port_fd >= 0) {
         close(self->port_fd);
     }

@@ -414,7 +414,7 @@ int main(int argc, char **argv)
                 goto out;
             }
             nifs++;
-        } else if ((hxb_route_diff(&t, me, ti->node) == (1u << ti->dim))) {
+        } else if (hxb_route_on_line(&t, me, ti->node, ti->dim)) {
             nb[nnb].node = ti->node;
             nb[nnb].dim  = ti->dim;
             nb[nnb].rail = ti->rail;

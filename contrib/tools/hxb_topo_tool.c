@@ -49,13 +49,8 @@ int main(int argc, char **argv)
         printf("  rail %c%d %-8s %s/%d  neighbours:", dimname[f->dim], f->rail,
                f->ifname, ip, f->prefix);
         for (j = 0; j < t.num_nodes; j++) {
-            int d, same = 1;
-            for (d = 0; d < HXB_DIMS; d++) {
-                if (d != f->dim && t.nodes[j].coord[d] != t.nodes[node].coord[d]) {
-                    same = 0;
-                }
-            }
-            if (same && j != node && hxb_topo_iface(&t, j, f->dim, f->rail)) {
+            if (hxb_route_on_line(&t, node, j, f->dim) &&
+                hxb_topo_iface(&t, j, f->dim, f->rail)) {
                 printf(" %s", t.nodes[j].name);
             }
         }

@@ -1,6 +1,8 @@
-/* Unit tests of the relay rule and routes (uct_hxb/hxb_route.[ch]). */
+/* Unit tests of the relay rule, routes and which rails reach a peer
+ * (uct_hxb/hxb_route.[ch]). */
 #include "hxb_route.h"
 
+#include <arpa/inet.h>
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,6 +104,141 @@ START_TEST(test_next_dim)
 }
 END_TEST
 
+/* 2x2x1 grid, rails x0 and y0 on every node: iface of node n on dim d has
+ * MAC 02:00:00:00:n:d and IP 10.d.0.n+1 */
+static void grid_ifaces(hxb_topo_t *t)
+{
+    int n, d, k = 0;
+
+    grid(t, 2, 2, 1);
+    t->rails = 1;
+    t->num_ifaces = t->num_nodes * 2;
+    t->ifaces = calloc(t->num_ifaces, sizeof(*t->ifaces));
+    for (n = 0; n < t->num_nodes; n++) {
+        for (d = 0; d < 2; d++, k++) {
+            t->ifaces[k].node = n;
+            t->ifaces[k].dim  = d;
+            t->ifaces[k].rail = 0;
+            t->ifaces[k].mac[0] = 2;
+            t->ifaces[k].mac[4] = n;
+            t->ifaces[k].mac[5] = d;
+            t->ifaces[k].ip = htonl(0x0a000001 + (d << 16) + n);
+            t->ifaces[k].prefix = 24;
+        }
+    }
+}
+
+START_TEST(test_on_line)
+{
+    hxb_topo_t t;
+
+    grid(&t, 2, 2, 2);
+    ck_assert(hxb_route_on_line(&t, 0, 1, 0));     /* (0,0,0) - (1,0,0) */
+    ck_assert(!hxb_route_on_line(&t, 0, 1, 1));
+    ck_assert(hxb_route_on_line(&t, 0, 4, 2));     /* (0,0,1) */
+    ck_assert(!hxb_route_on_line(&t, 0, 3, 0));    /* (1,1,0): two dims */
+    ck_assert(!hxb_route_on_line(&t, 0, 0, 0));
+    hxb_topo_free(&t);
+}
+END_TEST
+
+/* with a topology: direct on the peer's line, through the neighbour on the
+ * other dimension's line with relaying (MAC only), nothing to ourselves */
+START_TEST(test_peer_rails_topo)
+{
+    hxb_rail_t rx = {.dim = 0, .railno = 0}, ry = {.dim = 1, .railno = 0};
+    hxb_rail_t *rails[2] = {&rx, &ry};
+    hxb_raddr_t addrs[2];
+    uint16_t port = htons(4242);
+    hxb_topo_t t;
+
+    grid_ifaces(&t);
+    /* node 0 (0,0) to node 1 (1,0): the x rail, at node 1's x iface */
+    memset(addrs, 0, sizeof(addrs));
+    ck_assert_uint_eq(hxb_route_peer_rails(&t, 0, 1, 1, rails, 2, NULL, 0, port,
+                                           addrs), 0x1);
+    ck_assert_int_eq(addrs[0].mac[4], 1);
+    ck_assert_int_eq(addrs[0].mac[5], 0);
+    ck_assert_uint_eq(addrs[0].ip, t.ifaces[2].ip);
+    ck_assert_uint_eq(addrs[0].port, port);
+    /* node 0 to node 3 (1,1): no line shared; without relaying nothing */
+    ck_assert_uint_eq(hxb_route_peer_rails(&t, 0, 0, 3, rails, 2, NULL, 0, port,
+                                           addrs), 0);
+    /* with relaying both rails: x to node 1, y to node 2, by MAC alone */
+    memset(addrs, 0, sizeof(addrs));
+    ck_assert_uint_eq(hxb_route_peer_rails(&t, 0, 1, 3, rails, 2, NULL, 0, port,
+                                           addrs), 0x3);
+    ck_assert_int_eq(addrs[0].mac[4], 1);
+    ck_assert_int_eq(addrs[0].mac[5], 0);
+    ck_assert_int_eq(addrs[1].mac[4], 2);
+    ck_assert_int_eq(addrs[1].mac[5], 1);
+    ck_assert_uint_eq(addrs[0].ip, 0);
+    ck_assert_uint_eq(addrs[1].ip, 0);
+    ck_assert_uint_eq(addrs[1].port, port);
+    /* ourselves and nodes outside the grid: nothing */
+    ck_assert_uint_eq(hxb_route_peer_rails(&t, 0, 1, 0, rails, 2, NULL, 0, port,
+                                           addrs), 0);
+    ck_assert_uint_eq(hxb_route_peer_rails(&t, 0, 1, 4, rails, 2, NULL, 0, port,
+                                           addrs), 0);
+    /* a rail number the neighbour lacks leads nowhere */
+    ry.railno = 1;
+    ck_assert_uint_eq(hxb_route_peer_rails(&t, 0, 1, 3, rails, 2, NULL, 0, port,
+                                           addrs), 0x1);
+    hxb_topo_free(&t);
+}
+END_TEST
+
+/* without a topology: the peer's address in each rail's IPv4 subnet */
+START_TEST(test_peer_rails_subnet)
+{
+    hxb_rail_t ra = {.ip = htonl(0x0a000001), .prefix = 24};   /* 10.0.0.1/24 */
+    hxb_rail_t rb = {.ip = htonl(0x0a010001), .prefix = 24};   /* 10.1.0.1/24 */
+    hxb_rail_t rc = {.ip = 0, .prefix = 0};                    /* no address  */
+    hxb_rail_t *rails[3] = {&ra, &rb, &rc};
+    hxb_raddr_t peer[2] = {{.mac = {2, 0, 0, 0, 0, 9}, .ip = htonl(0x0a010002)},
+                           {.mac = {2, 0, 0, 0, 0, 8}, .ip = htonl(0x0a020002)}};
+    hxb_raddr_t addrs[3];
+
+    memset(addrs, 0, sizeof(addrs));
+    ck_assert_uint_eq(hxb_route_peer_rails(NULL, -1, 1, 7, rails, 3, peer, 2,
+                                           htons(99), addrs), 0x2);
+    ck_assert_uint_eq(addrs[1].ip, peer[0].ip);
+    ck_assert_int_eq(addrs[1].mac[5], 9);
+    ck_assert_uint_eq(addrs[1].port, htons(99));
+    /* the peer's second address is in rail a's subnet once it is /8 */
+    ra.prefix = 8;
+    ck_assert_uint_eq(hxb_route_peer_rails(NULL, -1, 1, 7, rails, 3, peer, 2,
+                                           htons(99), addrs), 0x3);
+    ck_assert_uint_eq(addrs[0].ip, peer[0].ip);   /* the first that fits */
+    ck_assert_uint_eq(hxb_route_peer_rails(NULL, -1, 1, 7, rails, 3, peer, 0,
+                                           htons(99), addrs), 0);
+}
+END_TEST
+
+/* a rail placed on the y line of the grid routes there; a placed speed
+ * replaces the kernel's, none keeps it */
+START_TEST(test_place)
+{
+    hxb_rail_t r = {.speed = 1.25e9};
+    hxb_rail_t *rails[1] = {&r};
+    hxb_raddr_t addrs[1];
+    hxb_topo_t t;
+
+    grid_ifaces(&t);
+    hxb_rail_place(&r, 1, 0, 0);
+    ck_assert_int_eq(r.dim, 1);
+    ck_assert_int_eq(r.railno, 0);
+    ck_assert(r.speed == 1.25e9);
+    ck_assert_uint_eq(hxb_route_peer_rails(&t, 0, 0, 2, rails, 1, NULL, 0, 0,
+                                           addrs), 0x1);   /* (0,1) */
+    ck_assert_uint_eq(hxb_route_peer_rails(&t, 0, 0, 1, rails, 1, NULL, 0, 0,
+                                           addrs), 0);
+    hxb_rail_place(&r, 0, 0, 125e6);
+    ck_assert(r.speed == 125e6);
+    hxb_topo_free(&t);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("route");
@@ -112,6 +249,10 @@ int main(void)
     tcase_add_test(tc, test_all_paths);
     tcase_add_test(tc, test_disjoint_rotations);
     tcase_add_test(tc, test_next_dim);
+    tcase_add_test(tc, test_on_line);
+    tcase_add_test(tc, test_peer_rails_topo);
+    tcase_add_test(tc, test_peer_rails_subnet);
+    tcase_add_test(tc, test_place);
     suite_add_tcase(s, tc);
     r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);
