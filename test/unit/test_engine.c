@@ -5,6 +5,7 @@
  * WAIT_CAP seconds of real time or WAIT_ITERS iterations. Nothing asserts
  * on speed. */
 #include "hxb_engine.h"
+#include "hxb_rail_mem.h"
 
 #include <check.h>
 #include <stdint.h>
