@@ -1,7 +1,8 @@
 /* A rail: one NIC (or one UDP address) hxb sends and receives frames on.
- * Kinds: raw Ethernet (AF_PACKET, mmapped RX ring), UDP, and an in-memory
- * rail with seeded faults for unit tests. Sends are batched: send() queues,
- * flush() hands the batch to the kernel in one system call. */
+ * Kinds: raw Ethernet (AF_PACKET, mmapped RX ring) and UDP; the tests'
+ * in-memory rail with seeded faults is in test/support/hxb_rail_mem.h.
+ * Sends are batched: send() queues, flush() hands the batch to the kernel
+ * in one system call. */
 #ifndef HXB_RAIL_H
 #define HXB_RAIL_H
 
@@ -149,42 +150,5 @@ int hxb_rail_reserve_port(uint16_t *port);
  * rail number on the hyper-crossbar (0 without a topology) and, when speed
  * (bytes per second) is positive, its speed instead of the kernel's. */
 void hxb_rail_place(hxb_rail_t *rail, int dim, int railno, double speed);
-
-/* in-memory rails for tests: frames sent on one appear on its partner */
-typedef struct hxb_mem_faults {
-    unsigned drop_ppm, dup_ppm, corrupt_ppm, reorder_ppm;
-    unsigned qlimit;   /* frames waiting at the receiver beyond which a send is
-                        * refused (tx_again), like a full qdisc; 0: none */
-    unsigned dlimit;   /* frames waiting at the receiver beyond which a frame
-                        * is lost silently, like a full switch port or relay
-                        * queue further on; 0: none */
-    unsigned stall_ppm, stall_us; /* by chance per frame sent, the partner
-                        * delivers nothing for stall_us: late frames on one
-                        * rail, as from a queue or a receiver off the CPU */
-    size_t   lane_min; /* frames of this many bytes or more take a second
-                        * lane (0: one lane), delivered after the first's
-                        * frames and lane_us later than sent: a dual rail's
-                        * UDP socket beside its raw ring */
-    unsigned lane_us;
-    int      batch;    /* frames leave at the next flush, their data read
-                        * only then, as raw and UDP rails' batches do */
-    double   rate;     /* bytes per second the link carries (0: no limit):
-                        * a frame arrives when the ones before it have
-                        * gone through, so what waits is a queue that delays */
-    int      no_backlog; /* the rail does not tell its queue (backlog op,
-                        * as a raw rail), though it has one (rate) */
-    uint64_t seed;
-} hxb_mem_faults_t;
-
-int  hxb_rail_mem_pair(size_t mtu, const hxb_mem_faults_t *faults,
-                       hxb_rail_t **a, hxb_rail_t **b);
-void hxb_rail_mem_set_faults(hxb_rail_t *rail, const hxb_mem_faults_t *faults);
-void hxb_rail_mem_set_down(hxb_rail_t *rail, int down);
-/* frames are waiting for this rail's recv: what poll() on a real rail's fd
- * would report (for tests of callers that sleep between progress calls) */
-int  hxb_rail_mem_pending(const hxb_rail_t *rail);
-/* rate-limited link: how long a frame sent to this rail now would queue
- * behind the ones still on the wire (s) */
-double hxb_rail_mem_queue_delay(const hxb_rail_t *rail);
 
 #endif

@@ -15,6 +15,7 @@
  * (test/fuzz/run-fuzz), and with fuzz_replay.c as a plain program that
  * make check runs over the committed corpus (test/fuzz/corpus/rx). */
 #include "hxb_engine.h"
+#include "hxb_rail_mem.h"
 #include "hxb_rail.h"
 #include "hxb_wire.h"
 

@@ -4,7 +4,7 @@
  * (bulk frames in the second, read after the first and a little later, as
  * a dual rail's UDP socket after its raw ring). */
 #include "hxb_clock.h"
-#include "hxb_rail.h"
+#include "hxb_rail_mem.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,0 +1,114 @@
+/* Active messages: delivery exactly once and in order under faults, both
+ * directions, zero copy, short AMs bundled into shared frames, reassembly
+ * of multi-frame messages, and AMs passing bulk PUTs. */
+#include "test_world.h"
+
+START_TEST(test_am_faults)
+{
+    opts_t o = {.nrails = 4, .faults = FAULTS, .csum = 1};
+    const hxb_engine_stats_t *sa, *sb;
+
+    o.faults.seed = 11 + _i;
+    run_am(&o, 3000, 0, 0);
+    sa = hxb_engine_stats(W.a.e);
+    sb = hxb_engine_stats(W.b.e);
+    /* the faults really happened and were handled */
+    ck_assert_uint_gt(sb->drops[HXB_DROP_CSUM], 0);
+    ck_assert_uint_gt(sb->drops[HXB_DROP_DUP], 0);
+    ck_assert_uint_gt(sa->retransmits, 0);
+    ck_assert_uint_gt(sb->ooo_held, 0);
+    /* the receiver reports its duplicates in ACKs (some ACKs are lost; an
+     * ACK the network duplicated reports its duplicates twice) */
+    ck_assert_uint_gt(sa->spurious, 0);
+    ck_assert_uint_le(sa->spurious, 2 * sb->drops[HXB_DROP_DUP]);
+}
+END_TEST
+
+/* Short AMs sent back to back share frames (bundles); under faults each
+ * still arrives once, intact and in order, in both directions, with a
+ * bcopy now and then closing a bundle. */
+START_TEST(test_am_bundles)
+{
+    opts_t o = {.nrails = 4, .faults = FAULTS, .csum = 1};
+
+    o.faults.seed = 5;
+    world_init(&o);
+    plan_am_short(&W.a, 6000);
+    plan_am_short(&W.b, 3000);
+    send_all();
+    finish_am();
+    ck_assert_uint_gt(hxb_engine_stats(W.a.e)->am_bundled, 1000);
+    ck_assert_uint_gt(hxb_engine_stats(W.b.e)->am_bundled, 500);
+    ck_assert_uint_gt(hxb_engine_stats(W.b.e)->drops[HXB_DROP_CSUM], 0);
+}
+END_TEST
+
+/* both directions at once, zero copy too: acks ride on data frames */
+START_TEST(test_am_bidirectional)
+{
+    opts_t o = {.nrails = 3, .faults = FAULTS, .csum = 1};
+
+    o.faults.seed = 77;
+    run_am(&o, 1500, 1500, 1);
+    ck_assert_uint_gt(hxb_engine_stats(W.a.e)->drops[HXB_DROP_CSUM] +
+                      hxb_engine_stats(W.b.e)->drops[HXB_DROP_CSUM], 0);
+}
+END_TEST
+
+/* one rail, no faults: the plain path. A long RTO keeps a slow machine
+ * (valgrind) from retransmitting, so any retransmission is a spurious
+ * fast retransmit or a lost frame. */
+START_TEST(test_am_one_rail_clean)
+{
+    opts_t o = {.nrails = 1, .csum = 0, .mtu = 9000, .rto_min = 10.0};
+
+    run_am(&o, 500, 0, 1);
+    ck_assert_uint_eq(hxb_engine_stats(W.a.e)->retransmits, 0);
+    ck_assert_uint_eq(hxb_engine_stats(W.b.e)->drops[HXB_DROP_DUP], 0);
+}
+END_TEST
+
+/* An AM issued after a large PUT does not wait for the PUT's frames: a
+ * rendezvous reply or FIN must not queue behind megabytes of bulk data.
+ * A flush issued after both still waits for the PUT. */
+START_TEST(test_am_passes_put)
+{
+    const size_t n = 4u << 20;
+    opts_t o = {.nrails = 2, .csum = 1, .region_len = n};
+    uint8_t *src = malloc(n);
+    comp_t put = {0}, fl = {0};
+
+    world_init(&o);
+    fill_pattern(src, n, 7);
+    plan_am_short(&W.a, 1);
+    ck_assert_int_eq(hxb_put(W.a.peer, src, n, (uintptr_t)W.b.region, RKEY_B, &put),
+                     HXB_INPROGRESS);
+    ck_assert_int_eq(send_next(&W.a), 1);
+    ck_assert_int_eq(hxb_flush(W.a.peer, &fl), HXB_INPROGRESS);
+    PUMP_UNTIL(W.b.am_rcvd == 1);
+    ck_assert_int_eq(put.count, 0);
+    ck_assert_int_eq(fl.count, 0);
+    PUMP_UNTIL(fl.count);
+    ASSERT_DONE_ONCE(put, 0);
+    ck_assert_uint_lt(put.order, fl.order);
+    ck_assert(memcmp(W.b.region, src, n) == 0);
+    ck_assert(hxb_peer_tx_idle(W.a.peer));
+    free(src);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("am");
+    TCase *tc;
+
+    tc = world_tcase(s, "am");
+    /* HXB_TEST_SEEDS=N runs the fault test with N seeds (stress runs) */
+    tcase_add_loop_test(tc, test_am_faults, 0,
+                        getenv("HXB_TEST_SEEDS") ? atoi(getenv("HXB_TEST_SEEDS")) : 2);
+    tcase_add_test(tc, test_am_bidirectional);
+    tcase_add_test(tc, test_am_bundles);
+    tcase_add_test(tc, test_am_one_rail_clean);
+    tcase_add_test(tc, test_am_passes_put);
+    return world_run(s);
+}

@@ -1,0 +1,258 @@
+/* Callers that do not progress all the time: a caller that sleeps between
+ * progress calls (event_arm and the engine's wake time), a peer busy
+ * computing past the peer timeout (idle tick, BUSY), and a post that waits
+ * in a batch while its caller computes. */
+#include "test_world.h"
+
+/* ------------------------------------------------------------------ */
+/* A caller that sleeps between progress calls (UCT's event_arm: sleep on
+ * the rails' fds and a timer at hxb_engine_wake_at). Its engine runs only
+ * when the application posts, when a frame waits on one of its rails or
+ * when its wake time has come. A deadline missing from the wake time (an
+ * RTO for a lost last frame, an ack owed, a loss RACK would declare) leaves
+ * both sides asleep for good, and the bounded loop fails. */
+
+typedef struct sleeper {
+    side_t      *s;
+    hxb_rail_t **rails;
+    int          asleep;
+    unsigned long naps, naps_timed; /* slept; ... with work outstanding */
+} sleeper_t;
+
+static void sleeper_turn(sleeper_t *z, int posted)
+{
+    double at;
+    int i, woken = posted;
+
+    for (i = 0; i < W.nrails && !woken; i++) {
+        woken = hxb_rail_mem_pending(z->rails[i]);
+    }
+    if (z->asleep && !woken && hxb_engine_may_sleep(z->s->e, &at)) {
+        return;                      /* still asleep: its timer is not due */
+    }
+    z->asleep = 0;
+    if (hxb_engine_progress(z->s->e)) {
+        return;
+    }
+    if (hxb_engine_may_sleep(z->s->e, &at)) {   /* as event_arm decides */
+        z->asleep = 1;
+        z->naps++;
+        z->naps_timed += at != 0;
+    }
+}
+
+/* run both sides as sleeping callers, posting their plans, until all of
+ * it is delivered and acknowledged; fail if that takes WAIT_CAP */
+static void sleepers_run(sleeper_t *za, sleeper_t *zb)
+{
+    double dl = now_sec() + WAIT_CAP;
+    unsigned long it = 0;
+
+    while (W.b.am_rcvd < W.a.plan_n || W.a.am_rcvd < W.b.plan_n ||
+           !hxb_peer_tx_idle(W.a.peer) || !hxb_peer_tx_idle(W.b.peer)) {
+        sleeper_turn(za, send_next(&W.a) == 1);
+        sleeper_turn(zb, send_next(&W.b) == 1);
+        tick();
+        if ((++it & 1023) == 0 && now_sec() > dl) {
+            ck_abort_msg("stalled with both sides asleep: B got %lu/%lu, A got "
+                         "%lu/%lu, A unacked %u, B unacked %u", W.b.am_rcvd,
+                         W.a.plan_n, W.a.am_rcvd, W.b.plan_n,
+                         hxb_peer_unacked(W.a.peer), hxb_peer_unacked(W.b.peer));
+        }
+    }
+}
+
+START_TEST(test_sleeping_caller)
+{
+    opts_t o = {.nrails = 4, .faults = FAULTS, .csum = 1};
+    sleeper_t za = {.s = &W.a, .rails = W.ra}, zb = {.s = &W.b, .rails = W.rb};
+
+    o.faults.seed = 23 + _i;
+    world_init(&o);
+    plan_am(&W.a, 1500, 1);
+    plan_am(&W.b, 300, 0);
+    sleepers_run(&za, &zb);
+    /* the loss was real, and the sender slept with frames outstanding
+     * (whether B, which sends a fifth as much, ever sleeps with its own
+     * frames or an ack owed depends on how fast this host runs it) */
+    ck_assert_uint_gt(hxb_engine_stats(W.a.e)->retransmits, 0);
+    ck_assert_uint_gt(za.naps_timed, 0);
+    finish_am();
+}
+END_TEST
+
+/* The one frame in flight is lost and nothing else moves: only A's RTO
+ * deadline wakes it to resend (else it sleeps until the peer timeout). */
+START_TEST(test_sleeping_lost_frame)
+{
+    opts_t o = {.nrails = 2};
+    const hxb_mem_faults_t drop_all = {.drop_ppm = 1000000, .seed = 3}, none = {0};
+    sleeper_t za = {.s = &W.a, .rails = W.ra}, zb = {.s = &W.b, .rails = W.rb};
+    int i;
+
+    world_init(&o);
+    plan_am(&W.a, 1, 0);
+    for (i = 0; i < W.nrails; i++) {
+        hxb_rail_mem_set_faults(W.ra[i], &drop_all);
+    }
+    ck_assert_int_eq(send_next(&W.a), 1);
+    hxb_engine_progress(W.a.e);         /* the frame leaves and is lost */
+    for (i = 0; i < W.nrails; i++) {
+        hxb_rail_mem_set_faults(W.ra[i], &none);
+    }
+    ck_assert_uint_eq(W.b.am_rcvd, 0);
+    sleepers_run(&za, &zb);
+    ck_assert_uint_ge(hxb_engine_stats(W.a.e)->rto_fired, 1);
+    ck_assert_uint_gt(za.naps_timed, 0);
+    finish_am();
+}
+END_TEST
+
+/* Raw and UDP rails batch frames until a flush. An AM posted between
+ * progress passes waits in the batch for the next pass (MPI_Isend, then
+ * computation), which used to run its timers on the post's time stamp:
+ * the frame looked a gap old, was resent at once, and the peer was failed
+ * after a gap longer than the peer timeout, all before the frame left. */
+START_TEST(test_post_gap_not_resent)
+{
+    opts_t o = {.nrails = 2, .csum = 1, .peer_timeout = 10.0};
+    unsigned long rto0;
+    int i;
+
+    o.faults.batch = 1;
+    world_init(&o);
+    plan_am(&W.a, 21, 0);
+    W.a.plan_n = 20;                    /* a warm-up: round trips known */
+    send_all();
+    PUMP_UNTIL(W.b.am_rcvd == 20 && hxb_peer_tx_idle(W.a.peer));
+    pump_n(100);
+    W.a.plan_n = 21;
+    rto0 = hxb_engine_stats(W.a.e)->rto_fired;
+    ck_assert_int_eq(send_next(&W.a), 1);
+    for (i = 0; i < 100; i++) {         /* only B runs: A computes */
+        hxb_engine_progress(W.b.e);
+    }
+#ifdef HXB_VIRTUAL_CLOCK
+    hxb_virtual_now += 11.0;            /* longer than the peer timeout */
+#else
+    usleep(30000);                      /* many RTOs (1 ms after the warm-up) */
+#endif
+    hxb_engine_progress(W.a.e);         /* MPI_Wait */
+    finish_am();
+    ck_assert_uint_eq(hxb_engine_stats(W.a.e)->rto_fired, rto0);
+}
+END_TEST
+
+/* B computes for three peer timeouts while A sends to it: only B's idle
+ * tick runs (a timer thread in the UCT glue). A must wait for B, not fail
+ * it, and everything arrives once B progresses again. The posts B made
+ * before computing leave on a tick, not at B's next pass. */
+static void busy_b_for(double secs)
+{
+    double t;
+
+    for (t = 0; t < secs; t += 0.01) {
+        send_next(&W.a);
+        hxb_engine_progress(W.a.e);
+        hxb_engine_idle_tick(W.b.e);
+#ifdef HXB_VIRTUAL_CLOCK
+        hxb_virtual_now += 0.01;
+#else
+        usleep(10000);
+#endif
+    }
+}
+
+START_TEST(test_busy_peer_waited_for)
+{
+    opts_t o = {.nrails = 2, .csum = 1, .peer_timeout = 0.2};
+    unsigned long a_rcvd;
+
+    o.faults.batch = 1;
+    world_init(&o);
+    plan_am(&W.a, 300, 0);
+    plan_am(&W.b, 1, 0);
+    W.a.plan_n = 100;
+    W.b.plan_n = 0;
+    send_all();
+    PUMP_UNTIL(W.b.am_rcvd == 100 && hxb_peer_tx_idle(W.a.peer));
+    W.a.plan_n = 300;
+    W.b.plan_n = 1;
+    a_rcvd = W.a.am_rcvd;
+    ck_assert_int_eq(send_next(&W.b), 1);   /* B posts, then computes */
+    busy_b_for(0.6);
+    ck_assert_uint_eq(W.a.am_rcvd, a_rcvd + 1);
+    ck_assert_int_eq(W.a.peer_failed_calls, 0);
+    ck_assert(!hxb_peer_failed(W.a.peer));
+    ck_assert_uint_eq(W.b.am_rcvd, 100);     /* B read nothing meanwhile */
+    send_all();
+    finish_am();
+}
+END_TEST
+
+/* B arms its event fd (UCP does so for ifaces it does not use, and goes
+ * on) but does not sleep on it: it computes. Frames wait in its rails for
+ * two idle ticks, so it is not asleep, and A hears it is busy. */
+START_TEST(test_busy_armed_not_asleep)
+{
+    opts_t o = {.nrails = 2, .csum = 1, .peer_timeout = 0.2};
+    double at;
+
+    o.faults.batch = 1;
+    world_init(&o);
+    plan_am(&W.a, 50, 0);
+    W.b.plan_n = 0;
+    hxb_engine_progress(W.b.e);
+    ck_assert(hxb_engine_may_sleep(W.b.e, &at));
+    busy_b_for(0.6);
+    ck_assert_int_eq(W.a.peer_failed_calls, 0);
+    ck_assert(!hxb_peer_failed(W.a.peer));
+    ck_assert_uint_ge(hxb_engine_stats(W.a.e)->busy_rcvd, 2);
+    ck_assert_uint_eq(W.b.am_rcvd, 0);
+    send_all();
+    finish_am();
+}
+END_TEST
+
+/* The same when B has never heard of A: its idle tick finds A's frames
+ * waiting in the rails (peek, not taken) and tells A it is busy. A waits
+ * without resending (B's silence is no loss) and everything arrives once
+ * B progresses. */
+START_TEST(test_busy_unknown_sender)
+{
+    opts_t o = {.nrails = 2, .csum = 1, .peer_timeout = 0.2, .b_unknown = 1};
+    hxb_raddr_t addrs[HXB_MAX_RAILS];
+
+    o.faults.batch = 1;
+    world_init(&o);
+    plan_am(&W.a, 50, 0);
+    W.b.plan_n = 0;
+    busy_b_for(0.6);
+    ck_assert_int_eq(W.a.peer_failed_calls, 0);
+    ck_assert(!hxb_peer_failed(W.a.peer));
+    ck_assert_uint_eq(hxb_engine_stats(W.b.e)->busy_learned, 1);
+    ck_assert_uint_ge(hxb_engine_stats(W.a.e)->busy_rcvd, 2);
+    ck_assert_uint_eq(hxb_engine_stats(W.a.e)->retransmits, 0);
+    ck_assert_uint_eq(W.b.am_rcvd, 0);
+    memset(addrs, 0, sizeof(addrs));
+    W.b.peer = hxb_peer_get(W.b.e, NODE_A, PROC_A, EPOCH_A, addrs, 3);
+    ck_assert_ptr_nonnull(W.b.peer);
+    send_all();
+    finish_am();
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("progress");
+    TCase *tc;
+
+    tc = world_tcase(s, "progress");
+    tcase_add_test(tc, test_post_gap_not_resent);
+    tcase_add_test(tc, test_busy_peer_waited_for);
+    tcase_add_test(tc, test_busy_unknown_sender);
+    tcase_add_test(tc, test_busy_armed_not_asleep);
+    tcase_add_loop_test(tc, test_sleeping_caller, 0, 2);
+    tcase_add_test(tc, test_sleeping_lost_frame);
+    return world_run(s);
+}
