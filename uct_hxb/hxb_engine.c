@@ -27,6 +27,7 @@ void hxb_engine_cfg_default(hxb_engine_cfg_t *c)
     c->cc_target = 2e-3;
     c->peer_timeout = 10.0;
     c->probe_interval = 50e-3;
+    c->auth = HXB_AUTH_HEADER;
 }
 
 int hxb_engine_create(const hxb_engine_cfg_t *cfg, const hxb_callbacks_t *cb,
@@ -44,6 +45,15 @@ int hxb_engine_create(const hxb_engine_cfg_t *cfg, const hxb_callbacks_t *cb,
     }
     e->cfg = *cfg;
     e->cb = *cb;
+    e->auth.mode = cfg->auth;
+    e->auth.job_key = cfg->job_key;
+    if (cfg->auth_key[0] | cfg->auth_key[1]) {
+        e->auth.key[0] = cfg->auth_key[0];
+        e->auth.key[1] = cfg->auth_key[1];
+    } else {
+        /* no secret given: one derived from the job key, as guessable */
+        hxb_auth_derive(&cfg->job_key, sizeof(cfg->job_key), e->auth.key);
+    }
     e->frag = 0;
     e->bpool.size = cfg->max_msg;
     e->bpool.max = 2 * cfg->window;
@@ -321,7 +331,7 @@ static void engine_rx_cb(void *arg, hxb_rail_t *rail, void *data, size_t size,
     uint32_t ack;
     int why, busy;
 
-    why = hxb_frame_check(data, size, e->cfg.job_key);
+    why = hxb_frame_check(data, size, &e->auth);
     if (why == HXB_DROP_MAX) {
         why = engine_dst_check(e, h);
     }
@@ -357,12 +367,15 @@ static void engine_rx_cb(void *arg, hxb_rail_t *rail, void *data, size_t size,
     hxb_peer_busy_rcvd(p, busy, ack);     /* after its ack is taken in */
 }
 
-/* The idle tick's look at a frame waiting in a rail (maybe its header
- * only): a peer we do not know yet sends to us while our caller computes.
- * We learn it, so that it hears we are busy instead of failing us; the
- * frame itself waits for the next pass. A whole frame is checked as a
- * received one; a header alone by its fields (a UDP rail's datagram passed
- * the kernel's checksum). Known peers are left as they are. */
+/* The idle tick's look at a frame waiting in a rail (maybe its first
+ * HXB_RAIL_PEEK_LEN bytes only): a peer we do not know yet sends to us
+ * while our caller computes. We learn it, so that it hears we are busy
+ * instead of failing us; the frame itself waits for the next pass. A whole
+ * frame is checked as a received one; a part of one by its fields and its
+ * tag (a UDP rail's datagram passed the kernel's checksum), so with header
+ * authentication the part must hold the header and its extension, and with
+ * full authentication the whole frame: nobody makes us keep a peer by a
+ * forged frame. Known peers are left as they are. */
 static void engine_peek_cb(void *arg, hxb_rail_t *rail, void *data, size_t size,
                            const hxb_raddr_t *src)
 {
@@ -371,13 +384,23 @@ static void engine_peek_cb(void *arg, hxb_rail_t *rail, void *data, size_t size,
     hxb_peer_t *p;
 
     if (size < sizeof(*h) || h->version != HXB_VERSION ||
-        h->job_key != e->cfg.job_key || engine_dst_check(e, h) != HXB_DROP_MAX ||
+        engine_dst_check(e, h) != HXB_DROP_MAX ||
         peer_lookup(e, h->src_node, h->src_proc)) {
         return;
     }
-    if (size >= sizeof(*h) + h->len &&
-        hxb_frame_check(data, size, e->cfg.job_key) != HXB_DROP_MAX) {
-        return;
+    if (size >= sizeof(*h) + h->len) {
+        if (hxb_frame_check(data, size, &e->auth) != HXB_DROP_MAX) {
+            return;
+        }
+    } else {
+        size_t ext = hxb_ext_len(h->kind);
+        struct iovec iov = {(void *)(h + 1), size - sizeof(*h)};
+        if (e->auth.mode == HXB_AUTH_FULL || ext == (size_t)-1 ||
+            (e->auth.mode == HXB_AUTH_HEADER &&
+             (h->kind == HXB_K_ACK || size < sizeof(*h) + ext)) ||
+            hxb_frame_tag(&e->auth, h, &iov, 1) != h->tag) {
+            return;
+        }
     }
     p = peer_new(e, h->src_node, h->src_proc, h->src_epoch);
     if (p) {

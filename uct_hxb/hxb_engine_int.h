@@ -324,6 +324,7 @@ typedef struct hxb_defer {
 
 struct hxb_engine {
     hxb_engine_cfg_t   cfg;
+    hxb_auth_t         auth;        /* how frames are tagged and checked */
     hxb_callbacks_t    cb;
     hxb_rail_t        *rails[HXB_MAX_RAILS];
     int                nrails;

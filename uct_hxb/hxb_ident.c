@@ -4,6 +4,7 @@
 
 #include <arpa/inet.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 static uint64_t hxb_hash64(const char *s)
@@ -32,6 +33,34 @@ uint64_t hxb_ident_job_key(const char *setting)
         return hxb_hash64(ns);
     }
     return 0x6878622d6b657931ull; /* "hxb-key1" */
+}
+
+const char *hxb_ident_auth_key(const char *job_key_setting, uint64_t key[2])
+{
+    static const char *const launcher[] = {
+        "OMPI_MCA_orte_precondition_transports",   /* Open MPI 4.1 (ORTE) */
+        "OMPI_MCA_opal_precondition_transports",   /* Open MPI 5 */
+        "PMIX_MCA_precondition_transports",
+    };
+    const char *s;
+    unsigned i;
+
+    key[0] = key[1] = 0;
+    for (i = 0; i < sizeof(launcher) / sizeof(launcher[0]); i++) {
+        if ((s = getenv(launcher[i])) && *s) {
+            hxb_auth_derive(s, strlen(s), key);
+            return launcher[i];
+        }
+    }
+    if (job_key_setting && *job_key_setting) {
+        hxb_auth_derive(job_key_setting, strlen(job_key_setting), key);
+        return "UCX_HXB_JOB_KEY";
+    }
+    if ((s = getenv("PMIX_NAMESPACE")) && *s) {
+        hxb_auth_derive(s, strlen(s), key);
+        return "PMIX_NAMESPACE";
+    }
+    return NULL;
 }
 
 uint32_t hxb_ident_fabric(uint64_t job_key)

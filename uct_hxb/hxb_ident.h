@@ -17,6 +17,15 @@ enum { HXB_IDENT_NO = 0, HXB_IDENT_YES = 1, HXB_IDENT_TRY = 2 };
  * the fixed default ("hxb-key1"). */
 uint64_t hxb_ident_job_key(const char *setting);
 
+/* The job's secret, the key every frame's tag is made with (hxb_auth.h):
+ * the launcher's random key of the job (Open MPI's transport key, which
+ * every process of an mpirun job has in its environment and other users
+ * cannot read), else UCX_HXB_JOB_KEY as given (a random string the user
+ * chose), else PMIX_NAMESPACE (guessable). key[] is 0 and the result NULL
+ * without any: the engine then derives one from the job key (guessable, as
+ * the fixed default is). Returns where it came from, for the log. */
+const char *hxb_ident_auth_key(const char *job_key_setting, uint64_t key[2]);
+
 /* the 32 bits of the job key a device address carries (hxb_ident_job_key) */
 uint32_t hxb_ident_fabric(uint64_t job_key);
 

@@ -11,7 +11,8 @@
 #include <sys/uio.h>
 
 #define HXB_RAIL_BATCH 32
-#define HXB_RAIL_PEEK_LEN 64  /* bytes of a frame a UDP rail's peek shows */
+#define HXB_RAIL_PEEK_LEN 256 /* bytes of a frame a UDP rail's peek shows: a
+                               * header and any extension (its tag's cover) */
 #define HXB_MAX_RAILS  16
 #define HXB_RAIL_LANES 2        /* ordered queues per rail (hxb_rail_ops_t.lane) */
 #define HXB_MAX_LANES  (HXB_MAX_RAILS * HXB_RAIL_LANES)

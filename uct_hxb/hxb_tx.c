@@ -114,7 +114,7 @@ void hxb_tx_hdr(hxb_peer_t *p, hxb_hdr_t *h, unsigned kind, size_t len)
     h->len = (uint16_t)len;
     h->rail = 0;
     h->reserved = 0;
-    h->job_key = c->job_key;
+    h->tag = 0;                   /* set when the frame leaves */
     h->src_node = c->node_id;
     h->src_proc = c->proc_id;
     h->dst_node = p->node;
@@ -230,7 +230,7 @@ static void tx_send(hxb_peer_t *p, uint32_t seq, hxb_txslot_t *s, int r)
 {
     hxb_engine_t *e = p->e;
     hxb_hdr_t *h = (hxb_hdr_t *)s->hb;
-    struct iovec iov[3];
+    struct iovec iov[3], body[3];
     size_t flen;
     int n = 1;
 
@@ -259,16 +259,17 @@ static void tx_send(hxb_peer_t *p, uint32_t seq, hxb_txslot_t *s, int r)
         iov[n++].iov_len = s->data_len;
     }
     flen = s->hb_len + s->inl_len + s->data_len;
+    /* the tag and the sum cover what follows the header: the extension
+     * (in hb after the header) and the data */
+    body[0].iov_base = h + 1;
+    body[0].iov_len = s->hb_len - sizeof(*h);
+    memcpy(body + 1, iov + 1, (n - 1) * sizeof(*iov));
+    h->tag = hxb_frame_tag(&e->auth, h, body, n);
     if (e->cfg.csum == HXB_CSUM_ALL ||
         (e->cfg.csum == HXB_CSUM_CARRIER &&
          !hxb_rail_carrier_csum(e->rails[r], &p->addr[r], flen))) {
-        /* the sum covers the extension (in hb after the header) and data */
-        struct iovec civ[3];
-        civ[0].iov_base = h + 1;
-        civ[0].iov_len = s->hb_len - sizeof(*h);
-        memcpy(civ + 1, iov + 1, (n - 1) * sizeof(*iov));
         h->flags |= HXB_F_CSUM;
-        h->csum = hxb_frame_csum(h, civ, n);
+        h->csum = hxb_frame_csum(h, body, n);
     } else {
         h->flags &= (uint8_t)~HXB_F_CSUM;  /* a resend may take another path */
         h->csum = 0;
@@ -398,7 +399,7 @@ void hxb_tx_send_ctl(hxb_peer_t *p, int r, unsigned kind, const void *ext,
     hxb_engine_t *e = p->e;
     uint8_t hb[HXB_HB_MAX + HXB_SACK_BITS / 8];
     hxb_hdr_t *h = (hxb_hdr_t *)hb;
-    struct iovec iov;
+    struct iovec iov, body;
 
     if (r < 0) {
         return;                 /* no rail up */
@@ -408,8 +409,10 @@ void hxb_tx_send_ctl(hxb_peer_t *p, int r, unsigned kind, const void *ext,
     memcpy(h + 1, ext, ext_len);
     iov.iov_base = hb;
     iov.iov_len = sizeof(*h) + ext_len;
+    body.iov_base = h + 1;
+    body.iov_len = ext_len;
+    h->tag = hxb_frame_tag(&e->auth, h, &body, 1);
     if (e->cfg.csum) {
-        struct iovec body = {h + 1, ext_len};
         h->flags |= HXB_F_CSUM;
         h->csum = hxb_frame_csum(h, &body, 1);
     }

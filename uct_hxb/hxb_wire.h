@@ -4,13 +4,16 @@
 #ifndef HXB_WIRE_H
 #define HXB_WIRE_H
 
+#include "hxb_auth.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
 #define HXB_ETHERTYPE   0x88B5  /* IEEE 802 local experimental */
-#define HXB_VERSION     3
+#define HXB_VERSION     4       /* 4: the job key field became the tag (8.13) */
 #define HXB_HOPS_MAX    8       /* hop limit a source puts in a frame */
 #define HXB_NODE_NONE   0xffff
+#define HXB_TAG_IOV     4       /* pieces of a frame hxb_frame_tag takes */
 
 enum hxb_kind {
     HXB_K_AM       = 1,  /* active-message fragment, delivered in order     */
@@ -52,7 +55,8 @@ typedef struct __attribute__((packed)) hxb_hdr {
     uint16_t len;         /* bytes after this header: extension + payload    */
     uint8_t  rail;        /* sender's rail index the frame left on           */
     uint8_t  reserved;
-    uint64_t job_key;     /* frames with another key are dropped             */
+    uint64_t tag;         /* MAC of the frame under the job's key, or the
+                           * job key with authentication off (8.13)         */
     uint16_t src_node;    /* originating node                                */
     uint16_t src_proc;    /* originating process on that node                */
     uint16_t dst_node;    /* final destination node (relays route on it)     */
@@ -161,7 +165,7 @@ typedef struct __attribute__((packed)) hxb_hello_ext {
 enum hxb_drop {
     HXB_DROP_SHORT = 0,   /* shorter than a header                           */
     HXB_DROP_VERSION,     /* unknown version                                 */
-    HXB_DROP_KEY,         /* foreign job key                                 */
+    HXB_DROP_AUTH,        /* tag does not match: forged, or another job's    */
     HXB_DROP_KIND,        /* unknown kind                                    */
     HXB_DROP_LEN,         /* length field disagrees with frame size          */
     HXB_DROP_CSUM,        /* checksum mismatch                               */
@@ -181,13 +185,19 @@ extern const char *hxb_drop_names[HXB_DROP_MAX];
 size_t hxb_ext_len(unsigned kind);
 
 /* Validate a received frame of `size` bytes. Returns HXB_DROP_MAX if valid,
- * else the reason. Checks version, key, kind, lengths and (if flagged) the
- * checksum; never reads past `size`. */
-int hxb_frame_check(const void *frame, size_t size, uint64_t job_key);
+ * else the reason. Checks version, kind, lengths, (if flagged) the
+ * checksum, then the tag; never reads past `size`. */
+int hxb_frame_check(const void *frame, size_t size, const hxb_auth_t *auth);
+
+/* The tag of a frame: its header (tag, csum, hops and rail, which relays
+ * rewrite, as zero; the checksum flag left out) and what follows it, in
+ * iov: the first bytes (the kind's extension, an ACK's bitmap) or all of
+ * them, as auth->mode says. */
+uint64_t hxb_frame_tag(const hxb_auth_t *auth, const hxb_hdr_t *hdr,
+                       const struct iovec *iov, int iovcnt);
 
 /* Checksum over a frame whose csum field is zero. */
 uint32_t hxb_csum(const void *data, size_t len);
-struct iovec;
 uint32_t hxb_frame_csum(const hxb_hdr_t *hdr, const struct iovec *iov, int iovcnt);
 
 /* circular sequence comparison */

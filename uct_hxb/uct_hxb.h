@@ -91,6 +91,7 @@ typedef struct uct_hxb_iface {
     hxb_rail_kind_t        mode;
     hxb_topo_t             topo;
     int                    have_topo;
+    const char            *auth_from;   /* where the auth key came from (hxb_ident_auth_key) */
     int                    relay;        /* reach off-line peers via relays */
     int                    relay_check;  /* only while hxb-relayd runs here */
     int                    relay_warned;

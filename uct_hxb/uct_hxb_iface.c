@@ -617,6 +617,8 @@ static void uct_hxb_iface_engine_cfg(uct_hxb_iface_t *self,
     ecfg->proc_id = ntohs(self->iface_addr.proc);
     ecfg->node_id = hxb_ident_node_id(node, rail0);
     ecfg->csum    = hxb_ident_csum(config->checksum, self->mode);
+    ecfg->auth    = hxb_auth_mode(config->auth);
+    self->auth_from = hxb_ident_auth_key(config->job_key, ecfg->auth_key);
 }
 
 /* UCX_HXB_RELAY: relays forward raw frames only (hxb-relayd's tc program) */
@@ -722,6 +724,12 @@ static UCS_CLASS_INIT_FUNC(uct_hxb_iface_t, uct_md_h md, uct_worker_h worker,
         goto err_port;
     }
     uct_hxb_iface_engine_cfg(self, config, node, rails[0], &ecfg);
+    if (ecfg.auth < 0) {
+        ucs_error("UCX_HXB_AUTH=%s: must be header, full or off", config->auth);
+        uct_hxb_rails_close(rails, nrails);
+        status = UCS_ERR_INVALID_PARAM;
+        goto err_port;
+    }
     if (hxb_engine_create(&ecfg, &cb, &self->engine) < 0) {
         ucs_error("hxb: bad configuration (UCX_HXB_WINDOW must be a power of 2 "
                   "up to %d)", HXB_SACK_BITS);
@@ -745,11 +753,13 @@ static UCS_CLASS_INIT_FUNC(uct_hxb_iface_t, uct_md_h md, uct_worker_h worker,
     if (status != UCS_OK) {
         goto err_engine;
     }
-    ucs_debug("hxb: iface %p node %u proc %u epoch 0x%x, %d %s rails, frag %zu",
+    ucs_debug("hxb: iface %p node %u proc %u epoch 0x%x, %d %s rails, frag %zu, "
+              "auth %s (key from %s)",
               self, self->dev_addr.node, ntohs(self->iface_addr.proc),
               self->iface_addr.epoch, hxb_engine_num_rails(self->engine),
               (self->mode == HXB_RAIL_RAW) ? "raw" :
-              (self->mode == HXB_RAIL_DUAL) ? "dual" : "udp", frag);
+              (self->mode == HXB_RAIL_DUAL) ? "dual" : "udp", frag, config->auth,
+              self->auth_from ? self->auth_from : "the job key: guessable");
     status = uct_hxb_bounce_init(self, frag);
     if (status != UCS_OK) {
         goto err_engine;

@@ -38,7 +38,8 @@ on() { local n=$1; shift; "$TB" exec --name "$NAME" "$n" "$@"; }
 
 # pair_tl_env TL R: the env command line for transport TL between two
 # nodes joined by R rails (x0..): hxb (default settings), hxbudp, hxbdual,
-# hxbraw (UCX_HXB_MODE), hxbref (default settings, another build of the
+# hxbraw (UCX_HXB_MODE), hxbnoauth and hxbfull (UCX_HXB_AUTH=off, full),
+# hxbref (default settings, another build of the
 # library: $HXB_REF_LIB, to put two builds side by side in one run), tcp
 # (UCX's, on the rails only). Empty for an unknown TL. Uses the caller's
 # $LIB and $NAME.
@@ -49,6 +50,8 @@ pair_tl_env() {
         hxb) echo "env LD_PRELOAD=$LIB UCX_HXB_TOPO=/run/hxb/$NAME/topo.conf UCX_TLS=hxb,self UCX_WARN_UNUSED_ENV_VARS=n" ;;
         hxbref) [ -f "${HXB_REF_LIB:-}" ] &&
                 echo "env LD_PRELOAD=$HXB_REF_LIB UCX_HXB_TOPO=/run/hxb/$NAME/topo.conf UCX_TLS=hxb,self UCX_WARN_UNUSED_ENV_VARS=n" ;;
+        hxbnoauth) echo "env LD_PRELOAD=$LIB UCX_HXB_TOPO=/run/hxb/$NAME/topo.conf UCX_HXB_AUTH=off UCX_TLS=hxb,self UCX_WARN_UNUSED_ENV_VARS=n" ;;
+        hxbfull) echo "env LD_PRELOAD=$LIB UCX_HXB_TOPO=/run/hxb/$NAME/topo.conf UCX_HXB_AUTH=full UCX_TLS=hxb,self UCX_WARN_UNUSED_ENV_VARS=n" ;;
         hxbudp|hxbdual|hxbraw) echo "env LD_PRELOAD=$LIB UCX_HXB_TOPO=/run/hxb/$NAME/topo.conf UCX_HXB_MODE=${tl#hxb} UCX_TLS=hxb,self UCX_WARN_UNUSED_ENV_VARS=n" ;;
         tcp) echo "env UCX_TLS=tcp,self UCX_NET_DEVICES=$devs UCX_WARN_UNUSED_ENV_VARS=n" ;;
     esac

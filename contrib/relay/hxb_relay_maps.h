@@ -7,7 +7,7 @@
 
 /* the wire version the program forwards (HXB_VERSION; hxb_relayd.c checks
  * that they agree, since the BPF side cannot include hxb_wire.h) */
-#define HXB_RELAY_VERSION 3
+#define HXB_RELAY_VERSION 4
 
 #define HXB_RELAY_MAX_PORTS 4096     /* (dimension, coordinate, rail) entries */
 #define HXB_RELAY_MAX_IFS   64

@@ -12,7 +12,7 @@ node, hops, count = int(node), int(hops), int(count)
 ETH_P_HXB = 0x88B5
 HDR = "<BBBBHBBQHHHHIIIII"   # hxb_hdr_t, 44 bytes, little-endian
 K_NOP, F_SEQ = 5, 0x02
-VERSION = 3                  # HXB_VERSION (uct_hxb/hxb_wire.h)
+VERSION = 4                  # HXB_VERSION (uct_hxb/hxb_wire.h)
 # src 999/999, dst proc 1: a valid NOP that no process will ever accept
 f = struct.pack(HDR, VERSION, K_NOP, F_SEQ, hops, 0, 0, 0, 0x1234, 999, 999, node,
                 1, 1, 0, 1, 0, 0)

@@ -1,5 +1,6 @@
 #!/bin/bash
-# Frames with a wrong job key, a bad version, an unknown kind, a lying
+# Frames with a wrong tag (another job's key, or the job key itself where
+# the process authenticates frames), a bad version, an unknown kind, a lying
 # length or a bad checksum reach a process (they pass the kernel filter:
 # right destination process) and are dropped and counted, never delivered;
 # the process then still talks normally.
@@ -25,8 +26,8 @@ on n1 python3 "$top/test/integration/inject_frames.py" x0 "$mac" 0 "$proc" $KEY 
 on n1 $(hxb_env) "$HXB_BIN/hxb-ucp-test" -c 198.18.0.1 -p $port -n 100 -m 100000 -t 120 > "$LOG/cli" 2>&1 ||
     fail "client: $(grep FAIL "$LOG/cli")"
 wait $srv || fail "server: $(grep FAIL "$LOG/srv")"
-for c in job_key version kind length checksum; do
-    v=$(stat "$LOG/srv" $c)
-    [ "$v" = 5 ] || fail "counter $c is '$v', expected 5 (5 such frames injected)"
+for c in auth:10 version:5 kind:5 length:5 checksum:5; do
+    v=$(stat "$LOG/srv" "${c%:*}")
+    [ "$v" = "${c#*:}" ] || fail "counter ${c%:*} is '$v', expected ${c#*:} (so many such frames injected)"
 done
-note "5 each of foreign key, bad version, unknown kind, lying length, bad checksum: dropped and counted"
+note "5 each of another job's tag, a forged tag (the job key), bad version, unknown kind, lying length, bad checksum: dropped and counted"

@@ -490,7 +490,7 @@ START_TEST(test_foreign_key)
                              RKEY_B, &put), HXB_INPROGRESS);
     sa = hxb_engine_stats(W.a.e);
     sb = hxb_engine_stats(W.b.e);
-    PUMP_UNTIL(sb->drops[HXB_DROP_KEY] >= 25 && sa->drops[HXB_DROP_KEY] >= 20);
+    PUMP_UNTIL(sb->drops[HXB_DROP_AUTH] >= 25 && sa->drops[HXB_DROP_AUTH] >= 20);
     pump_n(2000);
     ck_assert_uint_eq(W.b.am_rcvd, 0);
     ck_assert_uint_eq(W.a.am_rcvd, 0);

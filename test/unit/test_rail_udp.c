@@ -232,7 +232,7 @@ END_TEST
  * start and its sender, takes nothing, and leaves recv as it was: every
  * frame still arrives, once and whole */
 static int peeks;
-static uint8_t peek_first[64];
+static uint8_t peek_first[HXB_RAIL_PEEK_LEN];
 static size_t peek_len;
 static hxb_raddr_t peek_src;
 

@@ -12,6 +12,11 @@
 #define KEY      0x6878622d6b657931ull
 #define FRAME_MAX 4096
 
+/* frames are built with header authentication under this key */
+static const hxb_auth_t AUTH = {.mode = HXB_AUTH_HEADER,
+                                .key = {0x0706050403020100ull, 0x0f0e0d0c0b0a0908ull},
+                                .job_key = KEY};
+
 static uint64_t rng_state = 0x123456789abcdefull;
 
 static uint64_t rnd(void)
@@ -45,7 +50,7 @@ static size_t build(uint8_t *buf, unsigned kind, unsigned flags, const void *ext
     h->hops = HXB_HOPS_MAX;
     h->len = (uint16_t)(ext_len + plen);
     h->rail = 3;
-    h->job_key = KEY;
+    h->tag = 0;
     h->src_node = 1;
     h->src_proc = 2;
     h->dst_node = 3;
@@ -60,9 +65,12 @@ static size_t build(uint8_t *buf, unsigned kind, unsigned flags, const void *ext
     if (plen) {
         memcpy(buf + sizeof(*h) + ext_len, payload, plen);
     }
-    if (flags & HXB_F_CSUM) {
+    {
         struct iovec iov = {buf + sizeof(*h), ext_len + plen};
-        h->csum = hxb_frame_csum(h, &iov, 1);
+        h->tag = hxb_frame_tag(&AUTH, h, &iov, 1);
+        if (flags & HXB_F_CSUM) {
+            h->csum = hxb_frame_csum(h, &iov, 1);
+        }
     }
     return sizeof(*h) + ext_len + plen;
 }
@@ -109,35 +117,35 @@ START_TEST(test_valid_frames)
         unsigned f = csum ? HXB_F_CSUM : 0;
 
         n = build_am(buf, 100, f);
-        ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_MAX);
+        ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_MAX);
         n = build_am(buf, 0, f);
-        ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_MAX);
+        ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_MAX);
         n = build(buf, HXB_K_PUT, f | HXB_F_SEQ, &put, sizeof(put), pl, sizeof(pl));
-        ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_MAX);
+        ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_MAX);
         n = build(buf, HXB_K_GET_REQ, f | HXB_F_SEQ, &gq, sizeof(gq), NULL, 0);
-        ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_MAX);
+        ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_MAX);
         n = build(buf, HXB_K_GET_RESP, f | HXB_F_SEQ, &gr, sizeof(gr), pl, sizeof(pl));
-        ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_MAX);
+        ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_MAX);
         n = build(buf, HXB_K_NOP, f | HXB_F_SEQ, NULL, 0, NULL, 0);
         ck_assert_uint_eq(n, sizeof(hxb_hdr_t));
-        ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_MAX);
+        ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_MAX);
         n = build(buf, HXB_K_ERR, f, &er, sizeof(er), NULL, 0);
-        ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_MAX);
+        ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_MAX);
         n = build(buf, HXB_K_PING, f, &pg, sizeof(pg), NULL, 0);
-        ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_MAX);
+        ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_MAX);
         n = build(buf, HXB_K_PONG, f, &pg, sizeof(pg), NULL, 0);
-        ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_MAX);
+        ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_MAX);
         n = build_ack(buf, 0, 0, f);
-        ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_MAX);
+        ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_MAX);
         n = build_ack(buf, 64, 8, f);
-        ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_MAX);
+        ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_MAX);
         n = build_ack(buf, HXB_SACK_BITS, HXB_SACK_BITS / 8, f);
-        ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_MAX);
+        ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_MAX);
     }
     /* Ethernet pads short frames: trailing bytes beyond header+len are fine */
     n = build(buf, HXB_K_NOP, HXB_F_SEQ | HXB_F_CSUM, NULL, 0, NULL, 0);
     memset(buf + n, 0xee, 60 - n);
-    ck_assert_int_eq(hxb_frame_check(buf, 60, KEY), HXB_DROP_MAX);
+    ck_assert_int_eq(hxb_frame_check(buf, 60, &AUTH), HXB_DROP_MAX);
 }
 END_TEST
 
@@ -146,9 +154,9 @@ START_TEST(test_truncated_header)
     uint8_t buf[FRAME_MAX];
     size_t n = build_am(buf, 100, HXB_F_CSUM), sz;
 
-    ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_MAX);
+    ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_MAX);
     for (sz = 0; sz < sizeof(hxb_hdr_t); sz++) {
-        ck_assert_int_eq(hxb_frame_check(buf, sz, KEY), HXB_DROP_SHORT);
+        ck_assert_int_eq(hxb_frame_check(buf, sz, &AUTH), HXB_DROP_SHORT);
     }
 }
 END_TEST
@@ -165,37 +173,114 @@ START_TEST(test_bad_version)
         }
         n = build_am(buf, 50, 0);
         ((hxb_hdr_t *)buf)->version = (uint8_t)v;
-        ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_VERSION);
+        ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_VERSION);
         /* version is checked before anything else in the header */
         ((hxb_hdr_t *)buf)->kind = 200;
-        ck_assert_int_eq(hxb_frame_check(buf, n, KEY + 1), HXB_DROP_VERSION);
+        ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_VERSION);
     }
 }
 END_TEST
 
-START_TEST(test_wrong_key)
+/* recompute the frame's checksum after a change (a forger's frame passes
+ * the checksum: only the tag can stop it) */
+static void resum(uint8_t *buf)
 {
-    uint8_t buf[FRAME_MAX];
+    hxb_hdr_t *h = (hxb_hdr_t *)buf;
+    struct iovec iov = {buf + sizeof(*h), h->len};
+
+    h->csum = hxb_frame_csum(h, &iov, 1);
+}
+
+START_TEST(test_siphash_vector)
+{
+    /* SipHash-2-4's reference vector (Aumasson and Bernstein, appendix A):
+     * key 00..0f, message 00..0e */
+    uint8_t msg[15];
+    struct iovec iov[3];
+    int i;
+
+    for (i = 0; i < 15; i++) {
+        msg[i] = (uint8_t)i;
+    }
+    iov[0].iov_base = msg;
+    iov[0].iov_len = 15;
+    ck_assert_uint_eq(hxb_siphash(AUTH.key, iov, 1), 0xa129ca6149be45e5ull);
+    /* the same bytes in pieces across word boundaries */
+    iov[0].iov_len = 3;
+    iov[1].iov_base = msg + 3;
+    iov[1].iov_len = 9;
+    iov[2].iov_base = msg + 12;
+    iov[2].iov_len = 3;
+    ck_assert_uint_eq(hxb_siphash(AUTH.key, iov, 3), 0xa129ca6149be45e5ull);
+}
+END_TEST
+
+START_TEST(test_wrong_tag)
+{
+    uint8_t buf[FRAME_MAX], orig[FRAME_MAX];
     size_t n = build_am(buf, 50, HXB_F_CSUM);
+    hxb_hdr_t *h = (hxb_hdr_t *)buf;
+    hxb_auth_t other = AUTH, full = AUTH, off = AUTH;
     int bit;
 
-    ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_MAX);
-    ck_assert_int_eq(hxb_frame_check(buf, n, 0), HXB_DROP_KEY);
-    ck_assert_int_eq(hxb_frame_check(buf, n, ~KEY), HXB_DROP_KEY);
-    /* the receiver's key differs in any one bit */
-    for (bit = 0; bit < 64; bit++) {
-        ck_assert_int_eq(hxb_frame_check(buf, n, KEY ^ (1ull << bit)), HXB_DROP_KEY);
+    memcpy(orig, buf, n);
+    ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_MAX);
+    /* another job's key, in any one bit */
+    for (bit = 0; bit < 128; bit++) {
+        other.key[bit / 64] = AUTH.key[bit / 64] ^ (1ull << (bit % 64));
+        other.key[1 - bit / 64] = AUTH.key[1 - bit / 64];
+        ck_assert_int_eq(hxb_frame_check(buf, n, &other), HXB_DROP_AUTH);
     }
-    /* the frame's key field differs (checksum recomputed: a valid frame of
-     * another job) */
+    /* a forger who changes any bit of the header but the rail and the hop
+     * limit (relays rewrite those), and recomputes the checksum */
+    for (bit = 0; bit < 8 * (int)sizeof(*h); bit++) {
+        size_t byte = (size_t)bit / 8;
+        if (byte == offsetof(hxb_hdr_t, csum) || byte == offsetof(hxb_hdr_t, csum) + 1 ||
+            byte == offsetof(hxb_hdr_t, csum) + 2 || byte == offsetof(hxb_hdr_t, csum) + 3 ||
+            byte == offsetof(hxb_hdr_t, version) || byte == offsetof(hxb_hdr_t, kind) ||
+            byte == offsetof(hxb_hdr_t, len) || byte == offsetof(hxb_hdr_t, len) + 1 ||
+            (byte == offsetof(hxb_hdr_t, flags) && (1u << (bit % 8)) == HXB_F_CSUM)) {
+            continue;       /* checked before the tag, or the checksum itself */
+        }
+        memcpy(buf, orig, n);
+        buf[byte] ^= (uint8_t)(1u << (bit % 8));
+        resum(buf);
+        ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH),
+                         byte == offsetof(hxb_hdr_t, hops) || byte == offsetof(hxb_hdr_t, rail)
+                         ? HXB_DROP_MAX : HXB_DROP_AUTH);
+    }
+    /* the extension is covered; the payload only in full mode */
+    memcpy(buf, orig, n);
+    buf[sizeof(*h)] ^= 1;                       /* am_id */
+    resum(buf);
+    ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_AUTH);
+    memcpy(buf, orig, n);
+    buf[n - 1] ^= 1;                            /* the last payload byte */
+    resum(buf);
+    ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_MAX);
+    full.mode = HXB_AUTH_FULL;
+    ck_assert_int_eq(hxb_frame_check(buf, n, &full), HXB_DROP_AUTH);
     {
-        hxb_hdr_t *h = (hxb_hdr_t *)buf;
         struct iovec iov = {buf + sizeof(*h), h->len};
-        h->job_key = KEY ^ 0x100;
-        h->csum = hxb_frame_csum(h, &iov, 1);
-        ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_KEY);
-        ck_assert_int_eq(hxb_frame_check(buf, n, KEY ^ 0x100), HXB_DROP_MAX);
+        h->tag = hxb_frame_tag(&full, h, &iov, 1);
+        resum(buf);
+        ck_assert_int_eq(hxb_frame_check(buf, n, &full), HXB_DROP_MAX);
     }
+    /* an ACK's bitmap is covered: no forged selective acks */
+    n = build_ack(buf, 64, 8, HXB_F_CSUM);
+    ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_MAX);
+    buf[n - 1] ^= 0x80;
+    resum(buf);
+    ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_AUTH);
+    /* off: the tag is the job key, nothing more */
+    off.mode = HXB_AUTH_OFF;
+    n = build_am(buf, 50, HXB_F_CSUM);
+    ck_assert_int_eq(hxb_frame_check(buf, n, &off), HXB_DROP_AUTH);
+    h->tag = KEY;
+    resum(buf);
+    ck_assert_int_eq(hxb_frame_check(buf, n, &off), HXB_DROP_MAX);
+    off.job_key = KEY ^ 0x100;
+    ck_assert_int_eq(hxb_frame_check(buf, n, &off), HXB_DROP_AUTH);
 }
 END_TEST
 
@@ -209,7 +294,7 @@ START_TEST(test_unknown_kind)
     for (k = 0; k < 256; k++) {
         n = build(buf, k, 0, NULL, 0, NULL, 0);
         if (hxb_ext_len(k) == (size_t)-1) {
-            ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_KIND);
+            ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_KIND);
             nbad++;
         }
     }
@@ -233,35 +318,35 @@ START_TEST(test_lying_length)
     /* len claims one byte more than the frame holds */
     n = build_am(buf, 100, HXB_F_CSUM);
     h->len++;
-    ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_LEN);
+    ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_LEN);
     /* much more */
     n = build_am(buf, 100, HXB_F_CSUM);
     h->len = 0xffff;
-    ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_LEN);
+    ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_LEN);
     /* the frame was cut short in transit */
     n = build_am(buf, 100, HXB_F_CSUM);
-    ck_assert_int_eq(hxb_frame_check(buf, n - 1, KEY), HXB_DROP_LEN);
-    ck_assert_int_eq(hxb_frame_check(buf, sizeof(hxb_hdr_t), KEY), HXB_DROP_LEN);
+    ck_assert_int_eq(hxb_frame_check(buf, n - 1, &AUTH), HXB_DROP_LEN);
+    ck_assert_int_eq(hxb_frame_check(buf, sizeof(hxb_hdr_t), &AUTH), HXB_DROP_LEN);
     /* shorter than the kind's extension */
     n = build_am(buf, 0, 0);
     h->len = sizeof(hxb_am_ext_t) - 1;
-    ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_LEN);
+    ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_LEN);
     n = build(buf, HXB_K_PUT, 0, &gq, sizeof(hxb_put_ext_t) - 1, NULL, 0);
-    ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_LEN);
+    ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_LEN);
     /* fixed-size kinds must not carry more */
     n = build(buf, HXB_K_GET_REQ, 0, &gq, sizeof(gq), "x", 1);
-    ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_LEN);
+    ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_LEN);
     n = build(buf, HXB_K_NOP, 0, NULL, 0, "x", 1);
-    ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_LEN);
+    ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_LEN);
     {
         hxb_atomic_ext_t at = {.op = HXB_AOP_ADD, .size = 8, .addr = 8, .rkey = 2};
         n = build(buf, HXB_K_ATOMIC, HXB_F_SEQ, &at, sizeof(at), NULL, 0);
-        ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_MAX);
+        ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_MAX);
         n = build(buf, HXB_K_ATOMIC, HXB_F_SEQ, &at, sizeof(at) - 1, NULL, 0);
-        ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_LEN);
+        ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_LEN);
     }
     n = build(buf, HXB_K_PING, 0, &gq, sizeof(hxb_ping_ext_t) + 1, NULL, 0);
-    ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_LEN);
+    ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_LEN);
 }
 END_TEST
 
@@ -286,7 +371,7 @@ START_TEST(test_no_read_past_size)
         if (sz >= sizeof(hxb_hdr_t)) {
             ((hxb_hdr_t *)(end - sz))->len = 0xffff;   /* lies */
         }
-        r = hxb_frame_check(end - sz, sz, KEY);
+        r = hxb_frame_check(end - sz, sz, &AUTH);
         ck_assert_int_eq(r, sz < sizeof(hxb_hdr_t) ? HXB_DROP_SHORT : HXB_DROP_LEN);
     }
     /* an ACK whose header fits but whose claimed bitmap does not */
@@ -294,7 +379,7 @@ START_TEST(test_no_read_past_size)
     memcpy(end - (sizeof(hxb_hdr_t) + sizeof(hxb_ack_ext_t)), tmp,
            sizeof(hxb_hdr_t) + sizeof(hxb_ack_ext_t));
     ck_assert_int_eq(hxb_frame_check(end - (sizeof(hxb_hdr_t) + sizeof(hxb_ack_ext_t)),
-                                     sizeof(hxb_hdr_t) + sizeof(hxb_ack_ext_t), KEY),
+                                     sizeof(hxb_hdr_t) + sizeof(hxb_ack_ext_t), &AUTH),
                      HXB_DROP_LEN);
     munmap(map, 2 * pg);
 }
@@ -307,24 +392,24 @@ START_TEST(test_ack_nbits)
 
     /* nbits not a multiple of 64 (len consistent with nbits/8) */
     n = build_ack(buf, 63, 7, 0);
-    ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_LEN);
+    ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_LEN);
     n = build_ack(buf, 8, 1, HXB_F_CSUM);
-    ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_LEN);
+    ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_LEN);
     n = build_ack(buf, 65, 8, 0);
-    ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_LEN);
+    ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_LEN);
     /* more than the largest bitmap */
     n = build_ack(buf, HXB_SACK_BITS + 64, (HXB_SACK_BITS + 64) / 8, 0);
-    ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_LEN);
+    ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_LEN);
     /* bitmap shorter / longer than nbits says */
     n = build_ack(buf, 128, 8, 0);
-    ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_LEN);
+    ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_LEN);
     n = build_ack(buf, 64, 16, HXB_F_CSUM);
-    ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_LEN);
+    ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_LEN);
     n = build_ack(buf, 0, 8, 0);
-    ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_LEN);
+    ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_LEN);
     /* and the consistent ones pass */
     n = build_ack(buf, 128, 16, HXB_F_CSUM);
-    ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_MAX);
+    ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_MAX);
 }
 END_TEST
 
@@ -335,40 +420,40 @@ START_TEST(test_corrupt_with_csum)
     size_t n;
 
     n = build_am(buf, 300, HXB_F_CSUM);
-    ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_MAX);
+    ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_MAX);
     buf[n - 1] ^= 0x40;                          /* last payload byte */
-    ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_CSUM);
+    ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_CSUM);
 
     n = build_am(buf, 300, HXB_F_CSUM);
     buf[sizeof(*h)] ^= 0x01;                     /* am_id in the extension */
-    ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_CSUM);
+    ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_CSUM);
 
     n = build_am(buf, 300, HXB_F_CSUM);
     h->seq ^= 0x100;                             /* a header field */
-    ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_CSUM);
+    ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_CSUM);
 
     n = build_am(buf, 300, HXB_F_CSUM);
     h->csum ^= 1;                                /* the sum itself */
-    ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_CSUM);
+    ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_CSUM);
 
     /* damage that clears HXB_F_CSUM (and flips AM_FIRST) must not switch
      * the check off: the sum is still there */
     n = build_am(buf, 300, HXB_F_CSUM);
     h->flags ^= HXB_F_CSUM;
-    ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_CSUM);
+    ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_CSUM);
     n = build_am(buf, 300, HXB_F_CSUM);
     h->flags ^= HXB_F_CSUM | HXB_F_AM_FIRST | 0x80;
-    ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_CSUM);
+    ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_CSUM);
     /* an unflagged frame whose csum field got damaged */
     n = build_am(buf, 300, 0);
     ck_assert_uint_eq(h->csum, 0);
     h->csum = 0x00100000;
-    ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_CSUM);
+    ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_CSUM);
 
     /* without HXB_F_CSUM the same damage is not detectable by the frame */
     n = build_am(buf, 300, 0);
     buf[n - 1] ^= 0x40;
-    ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_MAX);
+    ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_MAX);
 }
 END_TEST
 
@@ -381,7 +466,7 @@ START_TEST(test_csum_ignores_hops_rail)
 
     h->hops = 1;
     h->rail = 9;
-    ck_assert_int_eq(hxb_frame_check(buf, n, KEY), HXB_DROP_MAX);
+    ck_assert_int_eq(hxb_frame_check(buf, n, &AUTH), HXB_DROP_MAX);
 }
 END_TEST
 
@@ -486,7 +571,7 @@ START_TEST(test_single_byte_change)
                 int r;
                 memcpy(buf, orig, n);
                 buf[pos] ^= (uint8_t)x;
-                r = hxb_frame_check(buf, n, KEY);
+                r = hxb_frame_check(buf, n, &AUTH);
                 if (r == HXB_DROP_MAX) {
                     ck_abort_msg("plen %d: byte %zu ^ 0x%02x not detected",
                                  plens[pi], pos, x);
@@ -613,7 +698,8 @@ static Suite *wire_suite(void)
     tcase_add_test(tc, test_valid_frames);
     tcase_add_test(tc, test_truncated_header);
     tcase_add_test(tc, test_bad_version);
-    tcase_add_test(tc, test_wrong_key);
+    tcase_add_test(tc, test_siphash_vector);
+    tcase_add_test(tc, test_wrong_tag);
     tcase_add_test(tc, test_unknown_kind);
     tcase_add_test(tc, test_lying_length);
     tcase_add_test(tc, test_no_read_past_size);

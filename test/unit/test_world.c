@@ -578,7 +578,7 @@ void send_from_b(unsigned kind, unsigned flags, uint32_t seq, uint32_t src_epoch
     h->flags = (uint8_t)flags;
     h->hops = HXB_HOPS_MAX;
     h->len = (uint16_t)(ext_len + pl_len);
-    h->job_key = KEY_A;
+    h->tag = 0;
     h->src_node = NODE_B;
     h->src_proc = PROC_B;
     h->dst_node = NODE_A;
@@ -589,6 +589,16 @@ void send_from_b(unsigned kind, unsigned flags, uint32_t seq, uint32_t src_epoch
     h->ack = 0;                 /* B has sent nothing */
     memcpy(h + 1, ext, ext_len);
     memcpy(f + sizeof(*h) + ext_len, pl, pl_len);
+    {
+        /* tagged as B's engine would: header authentication under the key
+         * both derive from the job key (no secret given) */
+        hxb_auth_t auth = {.mode = HXB_AUTH_HEADER, .job_key = KEY_A};
+        struct iovec body = {f + sizeof(*h), ext_len + pl_len};
+        uint64_t key = KEY_A;
+
+        hxb_auth_derive(&key, sizeof(key), auth.key);
+        h->tag = hxb_frame_tag(&auth, h, &body, 1);
+    }
     ck_assert_int_eq(W.rb[0]->ops->send(W.rb[0], &to, &iov, 1), 0);
     W.rb[0]->ops->flush(W.rb[0]);
 }
