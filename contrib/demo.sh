@@ -17,6 +17,10 @@ trap '"$TB" down --name $NAME >/dev/null 2>&1 || true' EXIT
 topo=/run/hxb/$NAME/topo.conf
 run() { "$TB" exec --name $NAME "$@"; }
 E=(env LD_PRELOAD="$LIB" UCX_HXB_TOPO="$topo" UCX_TLS=hxb,self)
+# UCX 1.18's ucx_perftest (Debian 13, built with MPI) goes into MPI mode when
+# its stdin is not a terminal unless told -P 0; 1.13's has no -P
+PERFTEST=(ucx_perftest)
+case $(ucx_perftest -h 2>&1 </dev/null || true) in *"-P <0|1>"*) PERFTEST+=(-P 0) ;; esac
 
 echo "== hxb demo: nodes n0 and n1, 2 rails of 1 Gbit/s, dual rails (bulk frames by UDP, the rest raw Ethernet, EtherType 0x88B5)"
 run n0 "${E[@]}" "$BIN/hxb-ucp-test" -p 13337 -n 200 -t 120 >/tmp/hxbdemo.srv.$$ 2>&1 &
@@ -27,14 +31,14 @@ cat /tmp/hxbdemo.srv.$$; rm -f /tmp/hxbdemo.srv.$$
 [ $rc = 0 ] || { echo "demo: hxb-ucp-test server failed" >&2; exit 1; }
 
 echo "== ucx_perftest tag_bw, 1 MiB messages, over hxb (theoretical: 2 x 125 MB/s = 250 MB/s)"
-run n0 timeout 120 "${E[@]}" ucx_perftest -t tag_bw -s 1048576 -n 300 >/dev/null 2>&1 &
+run n0 timeout 120 "${E[@]}" "${PERFTEST[@]}" -t tag_bw -s 1048576 -n 300 >/dev/null 2>&1 &
 srv=$!
 # its client connects once: wait until the server listens (bounded)
 for _ in $(seq 100); do
     run n0 ss -Hltn "sport = :13337" | grep -q . && break
     sleep 0.1
 done
-out=$(run n1 timeout 120 "${E[@]}" ucx_perftest 198.18.0.1 -t tag_bw -s 1048576 -n 300 2>&1) ||
+out=$(run n1 timeout 120 "${E[@]}" "${PERFTEST[@]}" 198.18.0.1 -t tag_bw -s 1048576 -n 300 2>&1) ||
     { echo "$out" >&2; echo "demo: ucx_perftest failed" >&2; exit 1; }
 wait $srv || { echo "demo: ucx_perftest server failed" >&2; exit 1; }
 echo "$out" | awk '/Final:/ {mb = $7 * 1.048576; ok = 1

@@ -1,5 +1,5 @@
 #!/bin/bash
-# One command on a fresh Debian 12: install the Debian packages hxb needs,
+# One command on a fresh Debian 12 or 13: install the Debian packages hxb needs,
 # fetch UCX's source headers, build, install under /usr/local, then run the
 # demo (two emulated nodes exchanging traffic over hxb). Run as root.
 #   contrib/setup.sh [--no-demo]
@@ -13,6 +13,9 @@ PKGS=(build-essential autoconf automake libtool pkg-config dpkg-dev
       check libpcap-dev libhwloc-dev
       iproute2 nftables ethtool procps iputils-ping python3
       clang libbpf-dev hpcc)
+# Debian 13 (Open MPI 5): the BTL and coll components include PMIx's headers
+. /etc/os-release
+[ "${VERSION_ID%%.*}" -ge 13 ] 2>/dev/null && PKGS+=(libpmix-dev)
 missing=()
 for p in "${PKGS[@]}"; do
     dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep "ok installed" >/dev/null || missing+=("$p")
@@ -24,6 +27,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 contrib/fetch-ucx-src
+contrib/fetch-ompi-src
 [ -x configure ] || autoreconf -fi >/dev/null
 [ -f Makefile ] || ./configure --quiet
 make -j"$(nproc)" >/dev/null

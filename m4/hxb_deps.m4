@@ -12,7 +12,7 @@ AC_DEFUN([HXB_CHECK_HWLOC], [
   PKG_CHECK_MODULES([HWLOC], [hwloc], [have_hwloc=yes], [have_hwloc=no])
   AM_CONDITIONAL([HAVE_HWLOC], [test "$have_hwloc" = yes])
 ])
-# HXB_CHECK_OMPI: Open MPI 4.1's development headers (libopenmpi-dev ships
+# HXB_CHECK_OMPI: Open MPI 4.1's or 5.0's development headers (libopenmpi-dev ships
 # opal/mca/btl/btl.h) for the BTL, and mpicc's flags for the MPI tests. The
 # BTL is optional: built when the headers are found.
 AC_DEFUN([HXB_CHECK_OMPI], [
@@ -32,13 +32,44 @@ AC_DEFUN([HXB_CHECK_OMPI], [
     OMPI_PAL_LIBS=""
     for d in $OMPI_LIBDIRS; do OMPI_PAL_LIBS="$OMPI_PAL_LIBS -L$d"; done
     OMPI_PAL_LIBS="$OMPI_PAL_LIBS -lopen-pal"
+    OMPI_VERSION=`$MPICC --showme:version 2>/dev/null | sed -n 's/.*Open MPI \([[0-9.]]*\).*/\1/p'`
+    OMPI_MAJOR=`echo "$OMPI_VERSION" | cut -d. -f1`
+    AS_IF([test -z "$OMPI_MAJOR"], [OMPI_MAJOR=0])
+    AC_DEFINE_UNQUOTED([HXB_OMPI_MAJOR], [$OMPI_MAJOR], [Open MPI's major version (4, 5)])
+    # Open MPI 5's internal headers include PMIx's (libpmix-dev), which
+    # mpicc does not name
+    AS_IF([test "$OMPI_MAJOR" -ge 5], [
+      PKG_CHECK_MODULES([PMIX], [pmix], [OMPI_CPPFLAGS="$OMPI_CPPFLAGS $PMIX_CFLAGS"],
+        [AC_MSG_WARN([PMIx headers not found (apt-get install libpmix-dev): Open MPI 5 components need them])])
+    ])
     save_CPPFLAGS=$CPPFLAGS
     CPPFLAGS="$CPPFLAGS $OMPI_CPPFLAGS"
     AC_CHECK_HEADER([opal/mca/btl/btl.h], [have_ompi_btl=yes], [have_ompi_btl=no],
       [#include "opal_config.h"])
+    # Open MPI 5's libopenmpi-dev (Debian 13) lacks headers its
+    # opal_config.h names: take those from its source (contrib/fetch-ompi-src),
+    # after the installed ones
+    AS_IF([test "$have_ompi_btl" = no && test -f "$srcdir/build/openmpi-$OMPI_VERSION/opal/mca/btl/btl.h"], [
+      ompi_src=`cd "$srcdir/build/openmpi-$OMPI_VERSION" && pwd`
+      AC_MSG_NOTICE([trying the headers of Open MPI's source in $ompi_src])
+      CPPFLAGS="$CPPFLAGS -idirafter $ompi_src"
+      AS_UNSET([ac_cv_header_opal_mca_btl_btl_h])
+      AC_CHECK_HEADER([opal/mca/btl/btl.h], [have_ompi_btl=yes; OMPI_CPPFLAGS="$OMPI_CPPFLAGS -idirafter $ompi_src"],
+        [have_ompi_btl=no], [#include "opal_config.h"])
+    ])
+    # where Open MPI 5 moved headers the components include
+    AS_IF([test "$have_ompi_btl" = yes], [
+      CPPFLAGS="$save_CPPFLAGS $OMPI_CPPFLAGS"
+      AC_CHECK_HEADERS([opal/mca/threads/mutex.h opal/mca/pmix/pmix-internal.h], [], [],
+        [#include "opal_config.h"])
+      # Open MPI 5: AM receive callbacks take one receive descriptor
+      AC_CHECK_TYPES([mca_btl_base_receive_descriptor_t], [], [],
+        [#include "opal_config.h"
+#include "opal/mca/btl/btl.h"])
+    ])
     CPPFLAGS=$save_CPPFLAGS
     AS_IF([test "$have_ompi_btl" = no],
-      [AC_MSG_WARN([Open MPI's opal/mca/btl/btl.h not found (apt-get install libopenmpi-dev): BTL not built])])
+      [AC_MSG_WARN([Open MPI's opal/mca/btl/btl.h not found or incomplete (apt-get install libopenmpi-dev; Open MPI 5: contrib/fetch-ompi-src): BTL not built])])
   ])
   AC_SUBST([OMPI_CPPFLAGS])
   AC_SUBST([OMPI_LDFLAGS])

@@ -15,7 +15,9 @@ AC_DEFUN([HXB_CHECK_UCX], [
     [AC_MSG_ERROR([libuct does not export uct_component_register])])
   AC_PATH_PROG([UCX_INFO], [ucx_info], [], [$PATH:/usr/bin])
   AS_IF([test -z "$UCX_INFO"], [AC_MSG_ERROR([ucx_info not found: apt-get install ucx-utils])])
-  UCX_VERSION=`$UCX_INFO -v | sed -n 's/^# Version //p'`
+  # "# Version 1.13.1" (UCX 1.13), "# Library version: 1.18.1" (1.18)
+  UCX_VERSION=`$UCX_INFO -v | sed -n -e 's/^# Version //p' -e 's/^# Library version: //p' | head -1`
+  AS_IF([test -z "$UCX_VERSION"], [AC_MSG_ERROR([cannot read UCX's version from $UCX_INFO -v])])
   AC_MSG_CHECKING([for the UCX $UCX_VERSION source tree])
   AS_IF([test -z "$UCX_SRC"],
     [for d in "$srcdir/build/ucx-$UCX_VERSION" /usr/local/src/hxb/ucx-$UCX_VERSION; do
@@ -31,8 +33,57 @@ AC_DEFUN([HXB_CHECK_UCX], [
     $UCX_INFO -b | grep -v -E 'define (PACKAGE|VERSION|LT_OBJDIR|HAVE_CONFIG_H)'
   } > ucx_config/config.h
   UCX_CPPFLAGS="-I\$(abs_top_builddir)/ucx_config -I$UCX_SRC/src"
+  HXB_CHECK_UCX_API
   AC_SUBST([UCX_SRC])
   AC_SUBST([UCX_CPPFLAGS])
   ucxmoddir='${libdir}/ucx'
   AC_SUBST([ucxmoddir])
+])
+
+# HXB_CHECK_UCX_API: the UCT internal API differences between UCX 1.13
+# (Debian 12) and 1.18 (Debian 13) that uct_hxb meets, each tested against
+# the headers of the UCX being built against and defined as a feature macro
+# in hxb_config.h (not by version number: the changes came in 1.14-1.16).
+# HXB_UCX_TYPE_CHECK(DESCRIPTION, MACRO, BODY): define MACRO if BODY
+# compiles against UCX's internal headers
+AC_DEFUN([HXB_UCX_TYPE_CHECK], [
+  AC_MSG_CHECKING([$1])
+  AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[
+#include <uct/base/uct_md.h>
+#include <uct/base/uct_iface.h>
+#include <ucs/datastruct/mpool.h>
+#include <ucs/arch/cpu.h>]], [[$3]])],
+    [AC_MSG_RESULT([yes]); AC_DEFINE([$2], [1], [$1])], [AC_MSG_RESULT([no])])
+])
+AC_DEFUN([HXB_CHECK_UCX_API], [
+  save_CPPFLAGS=$CPPFLAGS
+  CPPFLAGS="$CPPFLAGS -D_GNU_SOURCE -DHAVE_CONFIG_H -I`pwd`/ucx_config -I$UCX_SRC/src"
+  HXB_UCX_TYPE_CHECK([whether uct_md_ops_t.query takes uct_md_attr_v2_t (UCX >= 1.15)],
+    [HXB_UCT_MD_QUERY_V2],
+    [_Static_assert(__builtin_types_compatible_p(uct_md_query_func_t,
+         ucs_status_t (*)(uct_md_h, uct_md_attr_v2_t*)), "");])
+  HXB_UCX_TYPE_CHECK([whether uct_md_ops_t.mem_reg takes uct_md_mem_reg_params_t],
+    [HXB_UCT_MEM_REG_PARAMS],
+    [_Static_assert(__builtin_types_compatible_p(uct_md_mem_reg_func_t,
+         ucs_status_t (*)(uct_md_h, void*, size_t, const uct_md_mem_reg_params_t*,
+                          uct_mem_h*)), "");])
+  HXB_UCX_TYPE_CHECK([whether uct_md_ops_t.mkey_pack takes the address and length],
+    [HXB_UCT_MKEY_PACK_ADDR],
+    [_Static_assert(__builtin_types_compatible_p(uct_md_mkey_pack_func_t,
+         ucs_status_t (*)(uct_md_h, uct_mem_h, void*, size_t,
+                          const uct_md_mkey_pack_params_t*, void*)), "");])
+  HXB_UCX_TYPE_CHECK([whether uct_component_t has rkey_compare],
+    [HXB_UCT_COMPONENT_RKEY_COMPARE],
+    [uct_component_t c; c.rkey_compare = NULL; (void)c;])
+  HXB_UCX_TYPE_CHECK([whether uct_iface_internal_ops_t has the v2 reachability ops],
+    [HXB_UCT_IFACE_REACHABLE_V2],
+    [uct_iface_internal_ops_t o; o.iface_is_reachable_v2 = NULL;
+     o.ep_connect_to_ep_v2 = NULL; o.ep_is_connected = NULL; (void)o;])
+  HXB_UCX_TYPE_CHECK([whether ucs_mpool_init takes ucs_mpool_params_t],
+    [HXB_UCS_MPOOL_PARAMS],
+    [ucs_mpool_params_t p; ucs_mpool_params_reset(&p);])
+  HXB_UCX_TYPE_CHECK([for ucs_cpu_get_memcpy_bw (UCX < 1.16)],
+    [HXB_UCS_CPU_MEMCPY_BW],
+    [double bw = ucs_cpu_get_memcpy_bw(); (void)bw;])
+  CPPFLAGS=$save_CPPFLAGS
 ])

@@ -1,18 +1,27 @@
-/* mca_btl_hxb: an Open MPI 4.1 BTL, thin over the hxb UCT transport.
+/* mca_btl_hxb: an Open MPI 4.1 and 5.0 BTL, thin over the hxb UCT transport.
  * Striping, reliability and ordering all live in uct_hxb; this layer maps
  * BTL calls onto one UCT iface and defers every completion to progress. */
 #ifndef MCA_BTL_HXB_H
 #define MCA_BTL_HXB_H
 
+#include "hxb_config.h"
 #include "opal_config.h"
 #include "opal/class/opal_free_list.h"
 #include "opal/class/opal_list.h"
+#ifdef HAVE_OPAL_MCA_THREADS_MUTEX_H
+#include "opal/mca/threads/mutex.h"      /* Open MPI 5 */
+#else
 #include "opal/threads/mutex.h"
+#endif
 #include "opal/mca/btl/btl.h"
 #include "opal/mca/btl/base/base.h"
 #include "opal/util/output.h"
 
 #include <uct/api/uct.h>
+
+#ifndef OPAL_MODULE_DECLSPEC    /* Open MPI 5 has OPAL_DECLSPEC only */
+#define OPAL_MODULE_DECLSPEC OPAL_DECLSPEC
+#endif
 
 BEGIN_C_DECLS
 

@@ -3,7 +3,13 @@
  * Layout: u8 device address length, u8 iface address length, then both. */
 #include "btl_hxb.h"
 
+#ifdef HAVE_OPAL_MCA_PMIX_PMIX_INTERNAL_H
+#include "opal/mca/pmix/pmix-internal.h" /* Open MPI 5: PMIx itself */
+#define HXB_MODEX_GLOBAL PMIX_GLOBAL
+#else
 #include "opal/mca/pmix/pmix.h"
+#define HXB_MODEX_GLOBAL OPAL_PMIX_GLOBAL
+#endif
 #include "opal/util/proc.h"
 
 #include <stdlib.h>
@@ -36,7 +42,7 @@ int mca_btl_hxb_modex_send(mca_btl_hxb_module_t *module)
         free(buf);
         return mca_btl_hxb_status_to_opal(status);
     }
-    OPAL_MODEX_SEND(rc, OPAL_PMIX_GLOBAL, &mca_btl_hxb_component.super.btl_version,
+    OPAL_MODEX_SEND(rc, HXB_MODEX_GLOBAL, &mca_btl_hxb_component.super.btl_version,
                     buf, size);
     free(buf);
     return rc;

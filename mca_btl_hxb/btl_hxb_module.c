@@ -167,6 +167,14 @@ static int mca_btl_hxb_iface_config(mca_btl_hxb_module_t *module,
             continue;
         }
         status = uct_config_modify(*config_p, p->uct_name, p->value);
+        if (UCS_ERR_NO_ELEM == status) {
+            /* UCX >= 1.16 matches the name with the table's prefix
+             * (HXB_TOPO), 1.13 without it (TOPO) */
+            char full[64];
+
+            snprintf(full, sizeof(full), "HXB_%s", p->uct_name);
+            status = uct_config_modify(*config_p, full, p->value);
+        }
         if (UCS_OK != status) {
             opal_output(0, "btl:hxb: btl_hxb_%s=%s rejected by the transport: %s",
                         p->mca_name, p->value, ucs_status_string(status));

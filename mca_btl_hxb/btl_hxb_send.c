@@ -262,7 +262,11 @@ ucs_status_t mca_btl_hxb_am_recv(void *arg, void *data, size_t length,
     mca_btl_hxb_module_t *module = arg;
     const mca_btl_active_message_callback_t *reg;
     mca_btl_base_segment_t seg;
+#ifdef HAVE_MCA_BTL_BASE_RECEIVE_DESCRIPTOR_T
+    mca_btl_base_receive_descriptor_t des;
+#else
     mca_btl_base_descriptor_t des;
+#endif
     uint64_t hdr;
     mca_btl_base_tag_t tag;
 
@@ -281,6 +285,14 @@ ucs_status_t mca_btl_hxb_am_recv(void *arg, void *data, size_t length,
     seg.seg_len           = length - MCA_BTL_HXB_HDR_SIZE;
     des.des_segments      = &seg;
     des.des_segment_count = 1;
+#ifdef HAVE_MCA_BTL_BASE_RECEIVE_DESCRIPTOR_T
+    /* Open MPI 5: the sender's endpoint is optional (UCT does not say) */
+    des.endpoint = NULL;
+    des.tag      = tag;
+    des.cbdata   = reg->cbdata;
+    reg->cbfunc(&module->super, &des);
+#else
     reg->cbfunc(&module->super, tag, &des, reg->cbdata);
+#endif
     return UCS_OK;
 }

@@ -14,6 +14,19 @@
 #include "ompi/mca/coll/coll.h"
 #include "ompi/mca/coll/base/coll_tags.h"
 
+#ifndef OMPI_MODULE_DECLSPEC    /* Open MPI 5 has OMPI_DECLSPEC only */
+#define OMPI_MODULE_DECLSPEC OMPI_DECLSPEC
+#endif
+
+/* coll framework version: 2.0.0 in Open MPI 4.1, 2.4.0 in 5.0 */
+#ifdef MCA_COLL_BASE_VERSION_2_4_0
+typedef mca_coll_base_component_2_4_0_t mca_coll_hxb_base_component_t;
+#define MCA_COLL_HXB_BASE_VERSION MCA_COLL_BASE_VERSION_2_4_0
+#else
+typedef mca_coll_base_component_2_0_0_t mca_coll_hxb_base_component_t;
+#define MCA_COLL_HXB_BASE_VERSION MCA_COLL_BASE_VERSION_2_0_0
+#endif
+
 #define MCA_COLL_HXB_DIMS 3
 /* Tag of the non-blocking worker: outside coll/base's blocking tags
  * (-10..-26) and libnbc's range (from -27 down), and not MPI_ANY_TAG (-1).
@@ -28,7 +41,7 @@ enum {
 };
 
 typedef struct mca_coll_hxb_component {
-    mca_coll_base_component_2_0_0_t super;
+    mca_coll_hxb_base_component_t super;
     int   priority;
     bool  enable;
     char *topo;          /* topology file; empty: btl_hxb_topo, UCX_HXB_TOPO */

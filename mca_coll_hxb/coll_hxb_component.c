@@ -15,7 +15,7 @@ static int mca_coll_hxb_close(void);
 mca_coll_hxb_component_t mca_coll_hxb_component = {
     .super = {
         .collm_version = {
-            MCA_COLL_BASE_VERSION_2_0_0,
+            MCA_COLL_HXB_BASE_VERSION,
             .mca_component_name = "hxb",
             MCA_BASE_MAKE_VERSION(component, 0, 1, 0),
             .mca_close_component = mca_coll_hxb_close,

@@ -123,6 +123,9 @@ typedef struct uct_hxb_ep {
     int               fence;
     uint32_t          epoch;    /* the peer's run it was created for */
     int               reset;    /* that run is gone (reported)       */
+    uint16_t          node;     /* the peer's node and process (net  */
+    uint16_t          proc;     /* order), as its address gave them  */
+    uint32_t          addr_epoch;
 } uct_hxb_ep_t;
 
 extern uct_component_t uct_hxb_component;
@@ -196,6 +199,9 @@ ucs_status_t uct_hxb_ep_pending_add(uct_ep_h tl_ep, uct_pending_req_t *req,
 void uct_hxb_ep_pending_purge(uct_ep_h tl_ep, uct_pending_purge_callback_t cb,
                               void *arg);
 void uct_hxb_ep_dispatch_pending(uct_hxb_ep_t *ep);
+#ifdef HXB_UCT_IFACE_REACHABLE_V2
+int uct_hxb_ep_is_connected(uct_ep_h tl_ep, const uct_ep_is_connected_params_t *params);
+#endif
 /* Which local rails reach the peer at these addresses, and its address on
  * each (hxb_route_peer_rails); peers reached through relays only while
  * relaying works here (UCX_HXB_RELAY) */

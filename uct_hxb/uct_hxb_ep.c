@@ -103,6 +103,26 @@ uint32_t uct_hxb_ep_peer_rails(uct_hxb_iface_t *iface,
                                 nrails, peer, npeer, ifa->proc, addrs);
 }
 
+#ifdef HXB_UCT_IFACE_REACHABLE_V2
+/* UCX >= 1.16 (wireup): is this endpoint the one to the process at these
+ * addresses? Its node, process and run, all of which the addresses carry. */
+int uct_hxb_ep_is_connected(uct_ep_h tl_ep, const uct_ep_is_connected_params_t *params)
+{
+    uct_hxb_ep_t *ep = ucs_derived_of(tl_ep, uct_hxb_ep_t);
+    const uct_hxb_device_addr_t *dev;
+    const uct_hxb_iface_addr_t *ifa;
+
+    if (!(params->field_mask & UCT_EP_IS_CONNECTED_FIELD_DEVICE_ADDR) ||
+        !(params->field_mask & UCT_EP_IS_CONNECTED_FIELD_IFACE_ADDR)) {
+        return 0;
+    }
+    dev = (const void*)params->device_addr;
+    ifa = (const void*)params->iface_addr;
+    return (dev->node == ep->node) && (ifa->proc == ep->proc) &&
+           (ifa->epoch == ep->addr_epoch);
+}
+#endif
+
 static UCS_CLASS_INIT_FUNC(uct_hxb_ep_t, const uct_ep_params_t *params)
 {
     uct_hxb_iface_t *iface = ucs_derived_of(params->iface, uct_hxb_iface_t);
@@ -134,6 +154,9 @@ static UCS_CLASS_INIT_FUNC(uct_hxb_ep_t, const uct_ep_params_t *params)
     }
     self->fence = 0;
     self->epoch = hxb_peer_epoch(self->peer);
+    self->node  = dev->node;
+    self->proc  = ifa->proc;
+    self->addr_epoch = ifa->epoch;
     self->reset = 0;
     ucs_queue_head_init(&self->pending);
     ucs_list_add_tail(&iface->eps, &self->list);
@@ -292,9 +315,22 @@ static ucs_mpool_ops_t uct_hxb_bounce_mp_ops = {
 
 ucs_status_t uct_hxb_bounce_init(uct_hxb_iface_t *iface, size_t size)
 {
+#ifdef HXB_UCS_MPOOL_PARAMS
+    ucs_mpool_params_t mp_params;
+
+    ucs_mpool_params_reset(&mp_params);
+    mp_params.elem_size       = sizeof(uct_hxb_bounce_t) + size;
+    mp_params.alignment       = 64;
+    mp_params.elems_per_chunk = 16;
+    mp_params.max_elems       = UINT_MAX;
+    mp_params.ops             = &uct_hxb_bounce_mp_ops;
+    mp_params.name            = "hxb_bounce";
+    return ucs_mpool_init(&mp_params, &iface->bounce_mp);
+#else
     return ucs_mpool_init(&iface->bounce_mp, 0, sizeof(uct_hxb_bounce_t) + size, 0,
                           64, 16, UINT_MAX,
                           &uct_hxb_bounce_mp_ops, "hxb_bounce");
+#endif
 }
 
 static void uct_hxb_bounce_done(uct_completion_t *self)

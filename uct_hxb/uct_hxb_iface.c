@@ -89,6 +89,11 @@ static ucs_status_t uct_hxb_iface_query(uct_iface_h tl_iface, uct_iface_attr_t *
                             UCT_IFACE_FLAG_CB_SYNC |
                             UCT_IFACE_FLAG_EP_CHECK |
                             UCT_IFACE_FLAG_ERRHANDLE_PEER_FAILURE;
+#ifdef UCT_IFACE_FLAG_INTER_NODE
+    /* UCX >= 1.14: ucp_worker_query's NET_ONLY address (Open MPI 5's pml
+     * ucx sends it to peers on other nodes) has only inter-node transports */
+    attr->cap.flags      |= UCT_IFACE_FLAG_INTER_NODE;
+#endif
     attr->cap.event_flags = UCT_IFACE_FLAG_EVENT_SEND_COMP |
                             UCT_IFACE_FLAG_EVENT_RECV |
                             UCT_IFACE_FLAG_EVENT_FD;
@@ -143,6 +148,16 @@ static ucs_status_t uct_hxb_iface_query(uct_iface_h tl_iface, uct_iface_attr_t *
  * about (R-1)/R of them arrive early, each copied aside until its turn
  * (doc/RESULTS.md, "Rendezvous from 1 MB"). Unreported, UCP sent messages
  * of up to 1.7-2.4 MB eagerly over 1-4 rails. */
+#ifdef HXB_UCS_CPU_MEMCPY_BW
+#define UCT_HXB_MEMCPY_BW ucs_cpu_get_memcpy_bw()
+#else
+/* UCX >= 1.16 dropped ucs_cpu_get_memcpy_bw: UCX 1.13's estimate (and
+ * UCP 1.18's for protocol v1), per CPU vendor */
+#define UCT_HXB_MEMCPY_BW \
+    ((ucs_arch_get_cpu_vendor() == UCS_CPU_VENDOR_AMD) ? 5008.0 * UCS_MBYTE : \
+                                                         5800.0 * UCS_MBYTE)
+#endif
+
 static ucs_status_t uct_hxb_iface_estimate_perf(uct_iface_h tl_iface,
                                                 uct_perf_attr_t *perf_attr)
 {
@@ -164,7 +179,7 @@ static ucs_status_t uct_hxb_iface_estimate_perf(uct_iface_h tl_iface,
     case UCT_EP_OP_AM_ZCOPY:
         early = (double)(nrails - 1) / nrails;
         perf_attr->send_post_overhead += ((max_am + frag - 1) / frag) * early *
-                                         frag / ucs_cpu_get_memcpy_bw();
+                                         frag / UCT_HXB_MEMCPY_BW;
         break;
     default:
         break;
@@ -172,11 +187,23 @@ static ucs_status_t uct_hxb_iface_estimate_perf(uct_iface_h tl_iface,
     return UCS_OK;
 }
 
+#ifdef HXB_UCT_IFACE_REACHABLE_V2
+static int uct_hxb_iface_is_reachable_v2(const uct_iface_h tl_iface,
+                                         const uct_iface_is_reachable_params_t *params);
+#endif
+
 static uct_iface_internal_ops_t uct_hxb_iface_internal_ops = {
     .iface_estimate_perf = uct_hxb_iface_estimate_perf,
     .iface_vfs_refresh   = (uct_iface_vfs_refresh_func_t)ucs_empty_function,
     .ep_query            = (uct_ep_query_func_t)ucs_empty_function_return_unsupported,
-    .ep_invalidate       = (uct_ep_invalidate_func_t)ucs_empty_function_return_unsupported
+    .ep_invalidate       = (uct_ep_invalidate_func_t)ucs_empty_function_return_unsupported,
+#ifdef HXB_UCT_IFACE_REACHABLE_V2
+    /* UCX >= 1.16 calls these unchecked: hxb connects to interfaces only */
+    .ep_connect_to_ep_v2   = (uct_ep_connect_to_ep_v2_func_t)
+                             ucs_empty_function_return_unsupported,
+    .iface_is_reachable_v2 = uct_hxb_iface_is_reachable_v2,
+    .ep_is_connected       = uct_hxb_ep_is_connected,
+#endif
 };
 
 static ucs_status_t uct_hxb_iface_get_device_address(uct_iface_h tl_iface,
@@ -218,6 +245,22 @@ static int uct_hxb_iface_is_reachable(const uct_iface_h tl_iface,
     }
     return uct_hxb_ep_peer_rails(iface, dev, ifa, addrs) != 0;
 }
+
+#ifdef HXB_UCT_IFACE_REACHABLE_V2
+static int uct_hxb_iface_is_reachable_v2(const uct_iface_h tl_iface,
+                                         const uct_iface_is_reachable_params_t *params)
+{
+    if (!uct_iface_is_reachable_params_addrs_valid(params)) {
+        return 0;
+    }
+    if (!uct_hxb_iface_is_reachable(tl_iface, params->device_addr,
+                                    params->iface_addr)) {
+        uct_iface_fill_info_str_buf(params, "no hxb rail reaches that node");
+        return 0;
+    }
+    return uct_iface_scope_is_reachable(tl_iface, params);
+}
+#endif
 
 static unsigned uct_hxb_iface_progress(uct_iface_h tl_iface)
 {
@@ -393,7 +436,11 @@ static uct_iface_ops_t uct_hxb_iface_ops = {
     .iface_query              = uct_hxb_iface_query,
     .iface_get_device_address = uct_hxb_iface_get_device_address,
     .iface_get_address        = uct_hxb_iface_get_address,
+#ifdef HXB_UCT_IFACE_REACHABLE_V2
+    .iface_is_reachable       = uct_base_iface_is_reachable,
+#else
     .iface_is_reachable       = uct_hxb_iface_is_reachable,
+#endif
 };
 
 static void uct_hxb_rails_close(hxb_rail_t **rails, int n)

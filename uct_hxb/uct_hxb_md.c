@@ -15,22 +15,43 @@ static ucs_config_field_t uct_hxb_md_config_table[] = {
     {NULL}
 };
 
-static ucs_status_t uct_hxb_md_query(uct_md_h md, uct_md_attr_t *attr)
+#ifdef HXB_UCT_MD_QUERY_V2
+/* UCX >= 1.15: the attributes are flat (uct_md_attr_v2_t) */
+#define UCT_HXB_MD_ATTR_T  uct_md_attr_v2_t
+#define UCT_HXB_MD_CAP(_a) (*(_a))
+#else
+#define UCT_HXB_MD_ATTR_T  uct_md_attr_t
+#define UCT_HXB_MD_CAP(_a) ((_a)->cap)
+#endif
+
+static ucs_status_t uct_hxb_md_query(uct_md_h md, UCT_HXB_MD_ATTR_T *attr)
 {
     /* INVALIDATE: with peer error handling UCP 1.13 uses GET/PUT
      * rendezvous only over mds that can revoke a peer's access (else it
      * moves the data as AMs, 20-30 % slower here) */
-    attr->cap.flags            = UCT_MD_FLAG_REG | UCT_MD_FLAG_NEED_RKEY |
-                                 UCT_MD_FLAG_INVALIDATE;
-    attr->cap.reg_mem_types    = UCS_BIT(UCS_MEMORY_TYPE_HOST);
-    attr->cap.alloc_mem_types  = 0;
-    attr->cap.detect_mem_types = 0;
-    attr->cap.access_mem_types = UCS_BIT(UCS_MEMORY_TYPE_HOST);
-    attr->cap.max_alloc        = 0;
-    attr->cap.max_reg          = ULONG_MAX;
+    UCT_HXB_MD_CAP(attr).flags            = UCT_MD_FLAG_REG | UCT_MD_FLAG_NEED_RKEY |
+                                            UCT_MD_FLAG_INVALIDATE;
+    UCT_HXB_MD_CAP(attr).reg_mem_types    = UCS_BIT(UCS_MEMORY_TYPE_HOST);
+    UCT_HXB_MD_CAP(attr).alloc_mem_types  = 0;
+    UCT_HXB_MD_CAP(attr).detect_mem_types = 0;
+    UCT_HXB_MD_CAP(attr).access_mem_types = UCS_BIT(UCS_MEMORY_TYPE_HOST);
+    UCT_HXB_MD_CAP(attr).max_alloc        = 0;
+    UCT_HXB_MD_CAP(attr).max_reg          = ULONG_MAX;
     attr->rkey_packed_size     = sizeof(uint64_t);
     attr->reg_cost             = ucs_linear_func_make(50e-9, 0); /* hash insert */
     memset(&attr->local_cpus, 0xff, sizeof(attr->local_cpus));
+#ifdef HXB_UCT_MD_QUERY_V2
+    /* UCX zeroed the rest; it copies the fields its caller asked for */
+    attr->reg_alignment        = 1;
+    /* UCP >= 1.16's protocols register user buffers of zero-copy sends and
+     * rendezvous only through mds in its registration cache (an assertion
+     * in ucp datatype_iter.inl), as tcp, self and the shared memory mds */
+    attr->cache_mem_types      = UCS_BIT(UCS_MEMORY_TYPE_HOST);
+    /* and UCP >= 1.16 asks for these (INVALIDATE alone is the v1 name of
+     * both): mem_dereg revokes a region for PUT, GET and atomics alike */
+    attr->flags               |= UCT_MD_FLAG_INVALIDATE_RMA |
+                                 UCT_MD_FLAG_INVALIDATE_AMO;
+#endif
     return UCS_OK;
 }
 
@@ -50,8 +71,14 @@ static uint64_t uct_hxb_md_random(uct_hxb_md_t *md)
     return x;
 }
 
+#ifdef HXB_UCT_MEM_REG_PARAMS
+static ucs_status_t uct_hxb_mem_reg(uct_md_h tl_md, void *address, size_t length,
+                                    const uct_md_mem_reg_params_t *params,
+                                    uct_mem_h *memh_p)
+#else
 static ucs_status_t uct_hxb_mem_reg(uct_md_h tl_md, void *address, size_t length,
                                     unsigned flags, uct_mem_h *memh_p)
+#endif
 {
     uct_hxb_md_t *md = ucs_derived_of(tl_md, uct_hxb_md_t);
     uct_hxb_memh_t *memh;
@@ -111,6 +138,9 @@ static ucs_status_t uct_hxb_mem_dereg(uct_md_h tl_md,
 }
 
 static ucs_status_t uct_hxb_mkey_pack(uct_md_h md, uct_mem_h memh,
+#ifdef HXB_UCT_MKEY_PACK_ADDR
+                                      void *address, size_t length,
+#endif
                                       const uct_md_mkey_pack_params_t *params,
                                       void *rkey_buffer)
 {
@@ -180,6 +210,22 @@ static ucs_status_t uct_hxb_rkey_unpack(uct_component_t *component,
     return UCS_OK;
 }
 
+#ifdef HXB_UCT_COMPONENT_RKEY_COMPARE
+/* UCX >= 1.16 compares unpacked rkeys (UCP's rkey cache): ours are the
+ * 64-bit keys themselves */
+static ucs_status_t uct_hxb_rkey_compare(uct_component_t *component, uct_rkey_t rkey1,
+                                         uct_rkey_t rkey2,
+                                         const uct_rkey_compare_params_t *params,
+                                         int *result)
+{
+    if ((params->field_mask != 0) || (result == NULL)) {
+        return UCS_ERR_INVALID_PARAM;
+    }
+    *result = (rkey1 > rkey2) ? 1 : (rkey1 < rkey2) ? -1 : 0;
+    return UCS_OK;
+}
+#endif
+
 extern uct_tl_t uct_hxb_tl;
 
 uct_component_t uct_hxb_component = {
@@ -189,6 +235,9 @@ uct_component_t uct_hxb_component = {
     .rkey_unpack        = uct_hxb_rkey_unpack,
     .rkey_ptr           = ucs_empty_function_return_unsupported,
     .rkey_release       = ucs_empty_function_return_success,
+#ifdef HXB_UCT_COMPONENT_RKEY_COMPARE
+    .rkey_compare       = uct_hxb_rkey_compare,
+#endif
     .name               = UCT_HXB_NAME,
     .md_config          = {
         .name           = "hxb memory domain",

@@ -2,6 +2,12 @@
 # shellcheck shell=bash
 : "${top:?set top, the source tree, before sourcing hxb-bench-lib.sh}"
 
+# ucx_perftest as the benchmarks run it: UCX 1.18's (Debian 13, built with
+# MPI) needs -P 0, else it calls MPI_Init when stdin is not a terminal and
+# wants two MPI processes; 1.13's has no -P
+PERFTEST=ucx_perftest
+case $(ucx_perftest -h 2>&1 </dev/null || true) in *"-P <0|1>"*) PERFTEST="ucx_perftest -P 0" ;; esac
+
 # host_note before|after: the host's memory bandwidth now, which other
 # tenants of this VM's host share (doc/RESULTS.md, "The slow mode"), and
 # before the runs the testbed's checksum mode (contrib/testbed/README.md)

@@ -15,11 +15,11 @@ perf() {
     local name=$1; shift
     local port=$((20000 + RANDOM % 20000))
     # shellcheck disable=SC2046
-    on n0 timeout 60 $(hxb_env $EXTRA_ENV) ucx_perftest -p $port "$@" > "$LOG/$name.srv" 2>&1 &
+    on n0 timeout 60 $(hxb_env $EXTRA_ENV) $PERFTEST -p $port "$@" > "$LOG/$name.srv" 2>&1 &
     local srv=$!
     wait_listen n0 $port
     # shellcheck disable=SC2046
-    on n1 timeout 60 $(hxb_env $EXTRA_ENV) ucx_perftest 198.18.0.1 -p $port "$@" > "$LOG/$name.cli" 2>&1 ||
+    on n1 timeout 60 $(hxb_env $EXTRA_ENV) $PERFTEST 198.18.0.1 -p $port "$@" > "$LOG/$name.cli" 2>&1 ||
         fail "$name: $(grep -h -i error "$LOG/$name.cli" "$LOG/$name.srv" | head -2)"
     wait $srv || fail "$name: server failed"
     grep -q "^Final:" "$LOG/$name.cli" || fail "$name: no result"

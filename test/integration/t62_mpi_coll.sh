@@ -101,7 +101,7 @@ if [ "$(awk '$1 == "grid" { print ($3 > 1) + ($4 > 1) }' "$TOPO")" != 0 ]; then
     fi
     relay_up
 fi
-ob1 ob1_coll_off "$NP" --mca coll_hxb_enable 0 "$top/hxb-mpi-coll" -t
+ob1 ob1_coll_off "$NP" --mca coll_hxb_enable 0 "${OMPI_OWN_COLL[@]}" "$top/hxb-mpi-coll" -t
 stats ob1_coll_off "$NP" 0
 # node names set explicitly (each rank its host's): coll hxb exchanges them
 # with the allgather below it (through relays) at a communicator's first

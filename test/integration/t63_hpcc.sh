@@ -90,7 +90,8 @@ for k in HPL_Tflops PTRANS_GBs MPIRandomAccess_GUPs MPIRandomAccess_LCG_GUPs MPI
 done
 
 # --- hxb carried the traffic: every process received frames over hxb
-n=$(grep -c '^hxb stats node .* rx_frames=[1-9]' "$LOG/mpirun" || true)
+# (matched anywhere: Open MPI 5 may cut a long line with another's output)
+n=$(grep -ao 'hxb stats node [0-9]* proc [0-9]*: tx_frames=[0-9]* rx_frames=[1-9]' "$LOG/mpirun" | wc -l)
 [ "$n" -eq "$NODES" ] || fail "hxb carried nothing in $((NODES - n)) of $NODES processes"
 n=$(grep -c '^coll hxb stats:' "$LOG/mpirun" || true)
 [ "$n" -eq "$NODES" ] || fail "$n of $NODES processes printed coll hxb stats"
@@ -104,5 +105,5 @@ note "MPIRandomAccess: $(key MPIRandomAccess_GUPs) GUP/s;  _LCG: $(key MPIRandom
 note "b_eff ping-pong latency min/avg/max: $(key MinPingPongLatency_usec) / $(key AvgPingPongLatency_usec) / $(key MaxPingPongLatency_usec) us"
 note "b_eff ping-pong bandwidth min/avg/max: $(key MinPingPongBandwidth_GBytes) / $(key AvgPingPongBandwidth_GBytes) / $(key MaxPingPongBandwidth_GBytes) GB/s"
 note "b_eff ring: natural $(key NaturallyOrderedRingLatency_usec) us $(key NaturallyOrderedRingBandwidth_GBytes) GB/s, random $(key RandomlyOrderedRingLatency_usec) us $(key RandomlyOrderedRingBandwidth_GBytes) GB/s"
-note "n0 $(grep -m1 '^hxb stats node 0 ' "$LOG/mpirun" | grep -oE 'tx_frames=[0-9]+ rx_frames=[0-9]+ retransmits=[0-9]+')"
+note "n0 $(grep -a -m1 -o 'hxb stats node 0 .*' "$LOG/mpirun" | grep -oE 'tx_frames=[0-9]+ rx_frames=[0-9]+ retransmits=[0-9]+')"
 note "relays forwarded $fwd frames;  $(grep -m1 '^coll hxb stats:' "$LOG/mpirun")"

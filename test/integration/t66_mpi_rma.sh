@@ -3,10 +3,10 @@
 # hxb-mpi-rma checks fence, PSCW and passive-target epochs, Put, Get,
 # Accumulate, atomics and dynamic windows, 0 B to 4 MiB, every value
 # verified.
-#  - ob1 + btl hxb with osc pt2pt (Debian's Open MPI turns osc pt2pt and
+#  - ob1 + btl hxb with osc pt2pt on Open MPI 4.1 (Debian's turns osc pt2pt and
 #    ucx off in /etc/openmpi/openmpi-mca-params.conf, and osc rdma needs a
 #    BTL with atomics: without --mca osc, MPI_Win_create fails with
-#    MPI_ERR_WIN over btl tcp and btl hxb alike);
+#    MPI_ERR_WIN over btl tcp and btl hxb alike); not on 5.0 (below);
 #  - pml ucx with UCX_TLS=hxb,self,sm: osc ucx, its own UCP context beside
 #    pml ucx's, whose RMA and atomic lanes must be hxb's own put/get and
 #    atomics ("rma(hxb/hxb0) amo(hxb/hxb0)"), not active messages, and no
@@ -27,7 +27,7 @@ mpi() {
     grep -q "hxb_mpi_rma: ok" "$LOG/$name" || fail "$name: no verdict"
     hxb_carried "$LOG/$name"
     local bytes=0 v
-    for v in $(grep '^hxb stats rail' "$LOG/$name" | grep -o ' rx_bytes=[0-9]*' | cut -d= -f2); do
+    for v in $(grep -a '^hxb stats rail' "$LOG/$name" | grep -o ' rx_bytes=[0-9]*' | cut -d= -f2); do
         bytes=$((bytes + v))
     done
     [ "$bytes" -ge 16000000 ] || fail "$name: the rails carried only $bytes bytes: did the windows' data go another way?"
@@ -49,18 +49,30 @@ ucx() {
         "$top/hxb-mpi-rma" "$@"
     # and the paths by copy and the atomics ran
     local copied=0 atomics=0
-    for v in $(grep -o ' put_copied=[0-9]*' "$LOG/$name" | cut -d= -f2); do copied=$((copied + v)); done
-    for v in $(grep -o ' atomics_done=[0-9]*' "$LOG/$name" | cut -d= -f2); do atomics=$((atomics + v)); done
+    for v in $(grep -ao ' put_copied=[0-9]*' "$LOG/$name" | cut -d= -f2); do copied=$((copied + v)); done
+    for v in $(grep -ao ' atomics_done=[0-9]*' "$LOG/$name" | cut -d= -f2); do atomics=$((atomics + v)); done
     [ "$copied" -gt 0 ] && [ "$atomics" -gt 0 ] ||
         fail "$name: osc ucx made $copied puts by copy and $atomics atomics over hxb"
     note "$name: $copied puts by copy, $atomics atomics"
-    grep -q "rma(hxb/hxb0) amo(hxb/hxb0)" "$LOG/$name" ||
-        fail "$name: osc ucx's RMA and atomic lanes are not hxb: $(grep -h -o 'ep_cfg.*' "$LOG/$name" | sort -u | tr '\n' ' ')"
+    # UCX 1.13: "ep_cfg[N]: rma(hxb/hxb0) amo(...)", 1.18: "cfg#N rma(hxb/hxb0)  amo(...)"
+    grep -aqE "rma\(hxb/hxb0\) +amo\(hxb/hxb0\)" "$LOG/$name" ||
+        fail "$name: osc ucx's RMA and atomic lanes are not hxb: $(grep -ahoE '(ep_cfg|cfg#).*' "$LOG/$name" | sort -u | tr '\n' ' ')"
 }
 
-ob1 ob1_pt2pt pt2pt
+# Open MPI 5 has no osc pt2pt, and its osc rdma over a BTL without atomics
+# (btl hxb) goes through the BTL base's active-message RDMA, which needs the
+# sender's endpoint in every received descriptor: btl hxb does not know it
+# (UCT's AM handler does not say; not done yet), and osc rdma aborts ("BTL
+# is not compatible with active-message RDMA"). There, windows over hxb are
+# osc ucx's only.
+OB1=1
+if [ "$OMPI_MAJOR" -ge 5 ]; then
+    OB1=0
+    note "ob1 + btl hxb windows: not on Open MPI $OMPI_MAJOR (no osc pt2pt; osc rdma needs AM-RDMA endpoints btl hxb does not give)"
+fi
+[ $OB1 = 0 ] || ob1 ob1_pt2pt pt2pt
 ucx ucx
 "$TB" fault --name "$TNAME" --loss 1 > "$LOG/fault" 2>&1 || fail "fault injection"
-ob1 ob1_pt2pt_loss1 pt2pt
+[ $OB1 = 0 ] || ob1 ob1_pt2pt_loss1 pt2pt
 ucx ucx_loss1
 [ "$(tb_drops)" -gt 0 ] || fail "1 % loss on every rail, but the testbed dropped nothing"
