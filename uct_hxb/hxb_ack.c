@@ -7,15 +7,6 @@
 
 #include <string.h>
 
-/* Frames owed an ack: those received since our last ACK, unless a frame of
- * ours carried the cumulative ack since with nothing beyond a hole (a
- * separate ACK is needed only while frames past a hole wait to be acked
- * selectively) */
-static unsigned ack_owed(const hxb_peer_t *p)
-{
-    return p->tx.acks_carried != p->ack.carried_seen ? 0 : p->ack.unacked;
-}
-
 /* a frame in flight was acknowledged: what it tells loss detection, and,
  * sent only once, the windows of its rail and path */
 static void ack_path_acked(hxb_peer_t *p, hxb_txslot_t *s)
@@ -263,7 +254,7 @@ void hxb_ack_owed(hxb_peer_t *p, const hxb_hdr_t *h)
     if (!(h->flags & HXB_F_MORE)) {
         p->ack.drained = 1;   /* the end of a burst: ack once queues drain */
     }
-    p->ack.unacked = ack_owed(p);
+    p->ack.unacked = hxb_ack_owed_count(p);
     p->ack.carried_seen = p->tx.acks_carried;
     if (p->ack.unacked++ == 0) {
         p->ack.due = p->e->now + p->e->cfg.ack_delay;
@@ -307,10 +298,13 @@ void hxb_ack_hold(hxb_peer_t *p, const hxb_rail_t *rail, uint32_t seq)
     }
 }
 
-/* frames received and not acknowledged yet, by an ACK or a piggybacked ack */
+/* Frames owed an ack: those received since our last ACK, unless a frame of
+ * ours carried the cumulative ack since with nothing beyond a hole (a
+ * separate ACK is needed only while frames past a hole wait to be acked
+ * selectively) */
 unsigned hxb_ack_owed_count(const hxb_peer_t *p)
 {
-    return ack_owed(p);
+    return p->tx.acks_carried != p->ack.carried_seen ? 0 : p->ack.unacked;
 }
 
 /* Does an ACK go now (drained: every rail's receive queue was emptied in
@@ -324,7 +318,7 @@ int hxb_ack_due(const hxb_peer_t *p, int drained)
 {
     const hxb_engine_t *e = p->e;
 
-    unsigned owed = ack_owed(p);
+    unsigned owed = hxb_ack_owed_count(p);
 
     return owed &&
            (p->ack.now || (drained && p->ack.drained && p->ack.pass != e->pass) ||
@@ -337,7 +331,7 @@ double hxb_ack_wake_at(const hxb_peer_t *p)
 {
     const hxb_engine_t *e = p->e;
 
-    unsigned owed = ack_owed(p);
+    unsigned owed = hxb_ack_owed_count(p);
 
     if (!owed) {
         return 0;

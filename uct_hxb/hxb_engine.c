@@ -393,11 +393,8 @@ static void engine_peek_cb(void *arg, hxb_rail_t *rail, void *data, size_t size,
             return;
         }
     } else {
-        size_t ext = hxb_ext_len(h->kind);
         struct iovec iov = {(void *)(h + 1), size - sizeof(*h)};
-        if (e->auth.mode == HXB_AUTH_FULL || ext == (size_t)-1 ||
-            (e->auth.mode == HXB_AUTH_HEADER &&
-             (h->kind == HXB_K_ACK || size < sizeof(*h) + ext)) ||
+        if (size < sizeof(*h) + hxb_frame_tag_len(&e->auth, h) ||
             hxb_frame_tag(&e->auth, h, &iov, 1) != h->tag) {
             return;
         }

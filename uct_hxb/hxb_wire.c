@@ -134,11 +134,24 @@ uint32_t hxb_frame_csum(const hxb_hdr_t *hdr, const struct iovec *iov, int iovcn
     return hxb_csum_final(&s);
 }
 
+size_t hxb_frame_tag_len(const hxb_auth_t *auth, const hxb_hdr_t *h)
+{
+    size_t ext = hxb_ext_len(h->kind);
+
+    if (auth->mode == HXB_AUTH_OFF) {
+        return 0;
+    }
+    /* header mode: the extension, which names where data goes and what a
+     * frame acknowledges (an ACK's bitmap is its extension's tail) */
+    return auth->mode == HXB_AUTH_FULL || h->kind == HXB_K_ACK || ext == (size_t)-1
+           ? h->len : (ext < h->len ? ext : h->len);
+}
+
 uint64_t hxb_frame_tag(const hxb_auth_t *auth, const hxb_hdr_t *hdr,
                        const struct iovec *iov, int iovcnt)
 {
     struct iovec piece[1 + HXB_TAG_IOV];
-    size_t want, ext;
+    size_t want = hxb_frame_tag_len(auth, hdr);
     hxb_hdr_t h;
     int i, n = 1;
 
@@ -153,11 +166,6 @@ uint64_t hxb_frame_tag(const hxb_auth_t *auth, const hxb_hdr_t *hdr,
     h.flags &= (uint8_t)~HXB_F_CSUM;
     piece[0].iov_base = &h;
     piece[0].iov_len = sizeof(h);
-    /* header mode: the extension, which names where data goes and what a
-     * frame acknowledges (an ACK's bitmap is its extension's tail) */
-    ext = hxb_ext_len(h.kind);
-    want = auth->mode == HXB_AUTH_FULL || h.kind == HXB_K_ACK || ext == (size_t)-1
-           ? h.len : (ext < h.len ? ext : h.len);
     for (i = 0; i < iovcnt && want && n < 1 + HXB_TAG_IOV; i++) {
         piece[n].iov_base = iov[i].iov_base;
         piece[n].iov_len = iov[i].iov_len < want ? iov[i].iov_len : want;

@@ -195,6 +195,9 @@ int hxb_frame_check(const void *frame, size_t size, const hxb_auth_t *auth);
  * them, as auth->mode says. */
 uint64_t hxb_frame_tag(const hxb_auth_t *auth, const hxb_hdr_t *hdr,
                        const struct iovec *iov, int iovcnt);
+/* bytes after the header the tag covers (what a part of a frame must hold
+ * for its tag to be checked) */
+size_t hxb_frame_tag_len(const hxb_auth_t *auth, const hxb_hdr_t *hdr);
 
 /* Checksum over a frame whose csum field is zero. */
 uint32_t hxb_csum(const void *data, size_t len);
