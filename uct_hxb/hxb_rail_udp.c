@@ -55,6 +55,7 @@ typedef struct hxb_rail_udp {
     int                txiovcnt[HXB_RAIL_BATCH];
     size_t             txlen[HXB_RAIL_BATCH];
     struct sockaddr_in txaddr[HXB_RAIL_BATCH];
+    uint32_t           txfinal[HXB_RAIL_BATCH]; /* the frame's dst_node, dst_proc */
     int                ntx;
     struct mmsghdr     dgm[HXB_RAIL_BATCH];
     struct iovec       dgiov[HXB_RAIL_BATCH * UDP_IOV_MAX];
@@ -71,9 +72,14 @@ typedef struct hxb_rail_udp {
     uint8_t           *rxbuf;
 } hxb_rail_udp_t;
 
-static int same_dst(const struct sockaddr_in *a, const struct sockaddr_in *b)
+/* Frames i and j may share a datagram: the same address, and the same
+ * final destination - a relay routes a whole segmented datagram by its
+ * first frame, and frames to several peers behind it share its address. */
+static int same_dst(const hxb_rail_udp_t *u, int i, int j)
 {
-    return a->sin_addr.s_addr == b->sin_addr.s_addr && a->sin_port == b->sin_port;
+    return u->txaddr[i].sin_addr.s_addr == u->txaddr[j].sin_addr.s_addr &&
+           u->txaddr[i].sin_port == u->txaddr[j].sin_port &&
+           u->txfinal[i] == u->txfinal[j];
 }
 
 /* Group the batch's frames from `from` on into datagrams: a run of frames
@@ -102,7 +108,7 @@ static int udp_build(hxb_rail_udp_t *u, int from, int nd)
             total += u->txlen[i];
             d->nframes++;
             i++;
-        } while (u->gso && i < u->ntx && same_dst(&u->txaddr[i], &u->txaddr[d->first]) &&
+        } while (u->gso && i < u->ntx && same_dst(u, i, d->first) &&
                  u->txlen[i - 1] == seg && u->txlen[i] <= seg &&
                  total + u->txlen[i] <= UDP_GSO_BYTES && d->nframes < UDP_GSO_SEGS);
         m->msg_iovlen = (size_t)(&u->dgiov[niov] - m->msg_iov);
@@ -183,6 +189,11 @@ static int udp_send(hxb_rail_t *r, const hxb_raddr_t *dst,
     u->txaddr[k].sin_family = AF_INET;
     u->txaddr[k].sin_port = dst->port;
     u->txaddr[k].sin_addr.s_addr = dst->ip;
+    u->txfinal[k] = 0;
+    if (iov[0].iov_len >= sizeof(hxb_hdr_t)) {
+        memcpy(&u->txfinal[k], (const uint8_t *)iov[0].iov_base +
+               offsetof(hxb_hdr_t, dst_node), sizeof(u->txfinal[k]));
+    }
     memcpy(u->txiov[k], iov, iovcnt * sizeof(*iov));
     u->txiovcnt[k] = iovcnt;
     u->txlen[k] = 0;

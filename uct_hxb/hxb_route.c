@@ -1,6 +1,7 @@
 /* Dimension-order routes over the topology (see hxb_route_rule.h), and
  * which rails reach a peer. */
 #include "hxb_route.h"
+#include "hxb_wire.h"
 
 #include <arpa/inet.h>
 #include <string.h>
@@ -90,7 +91,8 @@ static int route_topo_rail(const hxb_topo_t *t, int me, int relay, int dst,
         return -1;
     }
     memcpy(addr->mac, ti->mac, 6);
-    addr->ip = (hop == dst) ? ti->ip : 0;
+    addr->ip = ti->ip;
+    addr->port = (hop == dst) ? 0 : htons(HXB_RELAY_PORT);
     return hop;
 }
 
@@ -123,12 +125,15 @@ uint32_t hxb_route_peer_rails(const hxb_topo_t *t, int me, int relay, int dst,
         return 0;
     }
     for (i = 0; i < nrails; i++) {
+        memset(&addrs[i], 0, sizeof(addrs[i]));
         found = t ? route_topo_rail(t, me, relay, dst, rails[i], &addrs[i]) :
                     route_subnet_rail(rails[i], peer, npeer, &addrs[i]);
         if (found < 0) {
             continue;
         }
-        addrs[i].port = port;
+        if (!addrs[i].port) {
+            addrs[i].port = port;     /* the peer itself, not a relay */
+        }
         mask |= 1u << i;
     }
     return mask;

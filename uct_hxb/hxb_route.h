@@ -36,9 +36,10 @@ int hxb_route_on_line(const hxb_topo_t *t, int a, int b, int dim);
  * when dst is on the rail's line, at dst's interface of the same dimension
  * and rail number; with relay set, so does every rail of a dimension in
  * which dst differs, addressed to the neighbour on that line towards dst
- * (the first relay of the path that starts with that dimension), by its MAC
- * alone: a relay forwards raw frames, not UDP to its own address. Each such
- * rail is then one path, so striping over rails is striping over paths.
+ * (the first relay of the path that starts with that dimension): its MAC,
+ * its address and the relay port, HXB_RELAY_PORT (a relay forwards raw
+ * frames and UDP datagrams sent there alike). Each such rail is then one
+ * path, so striping over rails is striping over paths.
  * dst == me and dst outside t reach nothing.
  * Without a topology (t NULL): the rail in whose IPv4 subnet one of the
  * peer's rail addresses peer[0..npeer-1] (as it advertised them) lies, at

@@ -13,6 +13,8 @@
 #define HXB_VERSION     4       /* 4: the job key field became the tag (8.13) */
 #define HXB_HOPS_MAX    8       /* hop limit a source puts in a frame */
 #define HXB_NODE_NONE   0xffff
+#define HXB_RELAY_PORT  885     /* UDP rails send frames for relayed peers to
+                                 * this port of the first relay (8.10)     */
 #define HXB_TAG_IOV     4       /* pieces of a frame hxb_frame_tag takes */
 
 enum hxb_kind {

@@ -668,16 +668,16 @@ static void uct_hxb_iface_engine_cfg(uct_hxb_iface_t *self,
     self->auth_from = hxb_ident_auth_key(config->job_key, ecfg->auth_key);
 }
 
-/* UCX_HXB_RELAY: relays forward raw frames only (hxb-relayd's tc program) */
+/* UCX_HXB_RELAY: relays (hxb-relayd's tc program) forward raw frames and
+ * UDP rails' datagrams alike, so any mode reaches relayed peers */
 static void uct_hxb_iface_relay_init(uct_hxb_iface_t *self,
                                      const uct_hxb_iface_config_t *config)
 {
-    self->relay = self->have_topo && (self->mode != HXB_RAIL_UDP) &&
-                  (config->relay != UCS_NO);
+    self->relay = self->have_topo && (config->relay != UCS_NO);
     self->relay_check  = (config->relay == UCS_TRY);
     self->relay_warned = 0;
     if ((config->relay == UCS_YES) && !self->relay) {
-        ucs_warn("hxb: UCX_HXB_RELAY=yes needs a topology file and raw rails; "
+        ucs_warn("hxb: UCX_HXB_RELAY=yes needs a topology file; "
                  "only peers on this node's lines are reachable");
     }
 }

@@ -4,13 +4,23 @@
  * rule of uct_hxb/hxb_route_rule.h (the loop below is hxb_route_next_dim,
  * extended to skip dimensions with no live rail, and to detour along a
  * dimension already fixed when no rail fixes any), rewrites the Ethernet
- * addresses and redirects the frame to the egress of the chosen rail. Frames for this
+ * addresses and redirects the frame to the egress of the chosen rail.
+ * Raw frames (EtherType 0x88B5) and UDP rails' datagrams sent to the relay
+ * port (HXB_RELAY_UDP_PORT) are forwarded alike; a datagram also gets the
+ * next node's and our addresses, the relay port as its source and, on the
+ * last hop, the destination process's port (its dst_proc) as its
+ * destination, with both checksums updated, so that ordinary users' UDP
+ * rails cross the hyper-crossbar as root's raw ones do. Frames for this
  * node, HELLOs and anything that is not hxb go up the stack unchanged.
  * Build: clang -O2 -target bpf. Loaded and fed by hxb-relayd. */
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
+#include <linux/in.h>
+#include <linux/ip.h>
 #include <linux/pkt_cls.h>
+#include <linux/udp.h>
+#include <stddef.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
 
@@ -21,8 +31,15 @@
 #define OFF_VERSION     0
 #define OFF_HOPS        3
 #define OFF_DST_NODE    20
+#define OFF_DST_PROC    22
 #define HXB_ETHERTYPE   0x88B5
 #define HXB_NODE_NONE   0xffff
+/* a UDP rail's datagram: Ethernet, IPv4 without options, UDP, hxb */
+#define UDP_IP_OFF      ETH_HLEN
+#define UDP_UDP_OFF     (ETH_HLEN + sizeof(struct iphdr))
+#define UDP_HXB_OFF     (UDP_UDP_OFF + sizeof(struct udphdr))
+#define IP_CSUM_OFF     (UDP_IP_OFF + offsetof(struct iphdr, check))
+#define UDP_CSUM_OFF    (UDP_UDP_OFF + offsetof(struct udphdr, check))
 
 struct {
     __uint(type, BPF_MAP_TYPE_ARRAY);
@@ -67,17 +84,119 @@ static __always_inline void count(__u32 what)
     }
 }
 
-SEC("tc")
-int hxb_relay(struct __sk_buff *skb)
+/* Where the hxb header starts, 0 if the frame is not one to relay: a raw
+ * frame, or an IPv4 datagram (not a fragment, no options) to the relay
+ * port; the header is then in the linear part (pulled if it was not). */
+static __always_inline __u32 hxb_header_at(struct __sk_buff *skb)
 {
     void *data = (void *)(long)skb->data, *end = (void *)(long)skb->data_end;
     struct ethhdr *eth = data;
+    struct iphdr *ip;
+    struct udphdr *uh;
+    __u32 off;
+
+    if (data + sizeof(*eth) > end) {
+        return 0;
+    }
+    if (eth->h_proto == bpf_htons(HXB_ETHERTYPE)) {
+        off = ETH_HLEN;
+    } else if (eth->h_proto == bpf_htons(ETH_P_IP)) {
+        /* every datagram of the node passes here: decide on what is
+         * already linear before pulling anything */
+        if (data + UDP_HXB_OFF > end) {
+            return 0;
+        }
+        ip = data + UDP_IP_OFF;
+        uh = data + UDP_UDP_OFF;
+        if (ip->ihl != 5 || ip->protocol != IPPROTO_UDP ||
+            (ip->frag_off & bpf_htons(0x3fff)) ||
+            uh->dest != bpf_htons(HXB_RELAY_UDP_PORT)) {
+            return 0;
+        }
+        off = UDP_HXB_OFF;
+    } else {
+        return 0;
+    }
+    if (data + off + HXB_HDR_LEN > end) {
+        /* header not in the linear part: pull it (frames too short for
+         * a header go up, where the receiver counts them) */
+        if (bpf_skb_pull_data(skb, off + HXB_HDR_LEN)) {
+            return 0;
+        }
+        if ((void *)(long)skb->data + off + HXB_HDR_LEN > (void *)(long)skb->data_end) {
+            return 0;
+        }
+    }
+    return off;
+}
+
+/* A UDP datagram's new addresses and ports for the next hop, with the IPv4
+ * and UDP checksums updated (a datagram whose checksum is left to the NIC,
+ * CHECKSUM_PARTIAL, is kept so by the helpers; a datagram without a UDP
+ * checksum keeps none). The hop limit byte changes too: it is in UDP's
+ * payload. Returns 0, or -1 if the datagram must be dropped. */
+static __always_inline int udp_next_hop(struct __sk_buff *skb,
+                                        const struct hxb_relay_port *port,
+                                        __be16 dport)
+{
+    void *data = (void *)(long)skb->data, *end = (void *)(long)skb->data_end;
+    struct iphdr *ip = data + UDP_IP_OFF;
+    struct udphdr *uh = data + UDP_UDP_OFF;
+    __be32 osip, odip, nsip = port->sip, ndip = port->dip;
+    __be16 osport, odport, nsport = bpf_htons(HXB_RELAY_UDP_PORT);
+    union { __u16 w; __u8 b[2]; } hv;           /* flags, hops: as stored */
+    __u16 ohops, nhops, *hw;
+
+    if (data + UDP_HXB_OFF + HXB_HDR_LEN > end) {
+        return -1;
+    }
+    hw     = data + UDP_HXB_OFF + 2;           /* flags and hops */
+    osip   = ip->saddr;
+    odip   = ip->daddr;
+    osport = uh->source;
+    odport = uh->dest;
+    hv.w   = *hw;
+    ohops  = hv.w;
+    hv.b[1]--;
+    nhops  = hv.w;
+    if (bpf_l4_csum_replace(skb, UDP_CSUM_OFF, osip, nsip,
+                            BPF_F_PSEUDO_HDR | BPF_F_MARK_MANGLED_0 | 4) ||
+        bpf_l4_csum_replace(skb, UDP_CSUM_OFF, odip, ndip,
+                            BPF_F_PSEUDO_HDR | BPF_F_MARK_MANGLED_0 | 4) ||
+        bpf_l4_csum_replace(skb, UDP_CSUM_OFF, osport, nsport, BPF_F_MARK_MANGLED_0 | 2) ||
+        bpf_l4_csum_replace(skb, UDP_CSUM_OFF, odport, dport, BPF_F_MARK_MANGLED_0 | 2) ||
+        bpf_l4_csum_replace(skb, UDP_CSUM_OFF, ohops, nhops, BPF_F_MARK_MANGLED_0 | 2) ||
+        bpf_l3_csum_replace(skb, IP_CSUM_OFF, osip, nsip, 4) ||
+        bpf_l3_csum_replace(skb, IP_CSUM_OFF, odip, ndip, 4)) {
+        return -1;
+    }
+    data = (void *)(long)skb->data;             /* the helpers moved them */
+    end  = (void *)(long)skb->data_end;
+    if (data + UDP_HXB_OFF + HXB_HDR_LEN > end) {
+        return -1;
+    }
+    ip = data + UDP_IP_OFF;
+    uh = data + UDP_UDP_OFF;
+    ip->saddr = nsip;
+    ip->daddr = ndip;
+    uh->source = nsport;
+    uh->dest = dport;
+    *(__u16 *)(data + UDP_HXB_OFF + 2) = nhops;
+    return 0;
+}
+
+SEC("tc")
+int hxb_relay(struct __sk_buff *skb)
+{
     struct hxb_relay_port *port = 0;
     struct hxb_relay_key key;
     struct hxb_relay_cfg *cfg;
     struct hxb_relay_in *in;
-    __u32 dst0, dst1, dst2, d = 0, k, first = 3, detoured;
-    __u32 zero = 0, ifindex;
+    __u32 dst0, dst1, dst2, d = 0, k, first = 3, detoured, last;
+    __u32 zero = 0, ifindex, off;
+    void *data, *end;
+    struct ethhdr *eth;
+    __u16 proc;
     __u8 *h;
     __u16 node;
 
@@ -86,24 +205,18 @@ int hxb_relay(struct __sk_buff *skb)
     if (skb->pkt_type != PACKET_HOST) {
         return TC_ACT_OK;
     }
-    if (data + sizeof(*eth) > end || eth->h_proto != bpf_htons(HXB_ETHERTYPE)) {
+    off = hxb_header_at(skb);
+    if (off == 0) {
         return TC_ACT_OK;
     }
-    if (data + sizeof(*eth) + HXB_HDR_LEN > end) {
-        /* header not in the linear part: pull it (frames too short for
-         * a header go up, where the receiver counts them) */
-        if (bpf_skb_pull_data(skb, sizeof(*eth) + HXB_HDR_LEN)) {
-            return TC_ACT_OK;
-        }
-        data = (void *)(long)skb->data;
-        end  = (void *)(long)skb->data_end;
-        eth  = data;
-        if (data + sizeof(*eth) + HXB_HDR_LEN > end) {
-            return TC_ACT_OK;
-        }
+    data = (void *)(long)skb->data;
+    end  = (void *)(long)skb->data_end;
+    if (off > UDP_HXB_OFF || data + off + HXB_HDR_LEN > end) {
+        return TC_ACT_OK;
     }
-    h    = (__u8 *)(eth + 1);
+    h    = data + off;
     node = h[OFF_DST_NODE] | (h[OFF_DST_NODE + 1] << 8);   /* little-endian */
+    proc = h[OFF_DST_PROC] | (h[OFF_DST_PROC + 1] << 8);
     cfg  = bpf_map_lookup_elem(&hxb_cfg, &zero);
     ifindex = skb->ifindex;             /* map keys must live on the stack */
     in   = bpf_map_lookup_elem(&hxb_in, &ifindex);
@@ -199,7 +312,37 @@ int hxb_relay(struct __sk_buff *skb)
     } else if (d != first) {
         count(HXB_RELAY_DEFLECT);
     }
-    h[OFF_HOPS]--;          /* outside the checksum: nothing else changes */
+    if (off == UDP_HXB_OFF) {
+        /* the next node is the destination if the hop fixes the last
+         * dimension that differs: then the datagram goes to its process's
+         * port, else to the next relay's */
+        last = key.coord == pick(dst0, dst1, dst2, key.dim);
+#pragma unroll
+        for (k = 0; k < 3; k++) {
+            if (k != key.dim &&
+                pick(cfg->coord[0], cfg->coord[1], cfg->coord[2], k) != pick(dst0, dst1, dst2, k)) {
+                last = 0;
+            }
+        }
+        if (!port->dip || !port->sip ||
+            (last && (proc < cfg->port_min || proc > cfg->port_max))) {
+            count(HXB_RELAY_REFUSED);
+            return TC_ACT_SHOT;
+        }
+        if (udp_next_hop(skb, port, bpf_htons(last ? proc : HXB_RELAY_UDP_PORT))) {
+            count(HXB_RELAY_REFUSED);
+            return TC_ACT_SHOT;
+        }
+        count(HXB_RELAY_UDP);
+    } else {
+        h[OFF_HOPS]--;      /* outside the checksum: nothing else changes */
+    }
+    data = (void *)(long)skb->data;
+    end  = (void *)(long)skb->data_end;
+    eth  = data;
+    if (data + sizeof(*eth) > end) {
+        return TC_ACT_SHOT;
+    }
     __builtin_memcpy(eth->h_dest, port->dmac, 6);
     __builtin_memcpy(eth->h_source, port->smac, 6);
     ifindex = port->ifindex;

@@ -45,6 +45,8 @@ extern const unsigned char hxb_relay_obj[], hxb_relay_obj_end[];
 
 _Static_assert(HXB_RELAY_VERSION == HXB_VERSION,
                "the tc program must forward the wire version hxb speaks");
+_Static_assert(HXB_RELAY_UDP_PORT == HXB_RELAY_PORT,
+               "processes must send relayed datagrams where the tc program takes them");
 
 typedef struct relay_if {
     const hxb_topo_iface_t *ti;
@@ -229,6 +231,46 @@ static void recv_hellos(relay_if_t *rif, relay_nbr_t *nb, int nnb, double t)
     }
 }
 
+/* The UDP ports processes bind (port 0: the kernel's ephemeral range),
+ * the only ones a relayed datagram may go to on its last hop */
+static void local_port_range(__u16 *lo, __u16 *hi)
+{
+    unsigned a = 32768, b = 60999;
+    FILE *f = fopen("/proc/sys/net/ipv4/ip_local_port_range", "r");
+
+    if (f) {
+        if (fscanf(f, "%u %u", &a, &b) != 2 || a < 1024 || b > 65535 || a > b) {
+            a = 32768;
+            b = 60999;
+        }
+        fclose(f);
+    }
+    *lo = a;
+    *hi = b;
+}
+
+/* Hold the relay port on every address, so that no one else receives what
+ * UDP rails send to it here; the tc program takes those datagrams first,
+ * this socket sees only the ones it passes up (for this node: none). */
+static int relay_port_socket(void)
+{
+    struct sockaddr_in sa;
+    int fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+
+    if (fd < 0) {
+        return -errno;
+    }
+    memset(&sa, 0, sizeof(sa));
+    sa.sin_family = AF_INET;
+    sa.sin_port = htons(HXB_RELAY_UDP_PORT);
+    if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+        int e = -errno;
+        close(fd);
+        return e;
+    }
+    return fd;
+}
+
 /* the live port for (dim, coord) when arriving on rail `rail`: the same
  * rail number if live, else the next live one */
 static int pick_port(const hxb_topo_t *t, relay_if_t *ifs, int nifs,
@@ -244,6 +286,7 @@ static int pick_port(const hxb_topo_t *t, relay_if_t *ifs, int nifs,
     c[dim] = coord;
     node = hxb_topo_node_id(t, c);
     for (k = 0; k < t->rails; k++) {
+        const hxb_topo_iface_t *nti;
         int r = (rail + k) % t->rails;
         for (i = 0; i < nifs; i++) {
             if (ifs[i].ti->dim == dim && ifs[i].ti->rail == r && ifs[i].up) {
@@ -256,6 +299,9 @@ static int pick_port(const hxb_topo_t *t, relay_if_t *ifs, int nifs,
             port->ifindex = ifs[i].ifindex;
             memcpy(port->dmac, n->mac, 6);
             memcpy(port->smac, ifs[i].mac, 6);
+            nti = hxb_topo_iface(t, node, dim, r);
+            port->dip = nti ? nti->ip : 0;
+            port->sip = ifs[i].ti->ip;
             return 0;
         }
     }
@@ -267,7 +313,8 @@ static int write_stats(const char *path, const char *name, int stats_fd,
                        char *last, size_t lastlen)
 {
     static const char *names[HXB_RELAY_NCOUNTERS] = {
-        "forwarded", "local", "hop_limit", "no_route", "deflected", "detour"};
+        "forwarded", "local", "hop_limit", "no_route", "deflected", "detour",
+        "udp", "refused"};
     int ncpu = libbpf_num_possible_cpus(), i, j, n = 0;
     char buf[8192], tmp[4200];
     unsigned long long sum;
@@ -331,7 +378,7 @@ int main(int argc, char **argv)
     struct bpf_object *obj = NULL;
     struct bpf_program *prog;
     int cfg_fd, in_fd, ports_fd, stats_fd, prog_fd, me, i, j, c, opt, rc = 1;
-    int nifs = 0, nnb = 0, sock = -1, marked = 0;
+    int nifs = 0, nnb = 0, sock = -1, marked = 0, udp_fd = -1;
     relay_if_t ifs[HXB_RELAY_MAX_IFS];
     relay_nbr_t *nb = NULL;
     struct pollfd pfd[HXB_RELAY_MAX_IFS];
@@ -387,6 +434,12 @@ int main(int argc, char **argv)
         goto out;
     }
     sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    udp_fd = relay_port_socket();
+    if (udp_fd < 0) {
+        logmsg("UDP port %d (where UDP rails send relayed datagrams): %s", HXB_RELAY_UDP_PORT,
+               strerror(-udp_fd));
+        goto out;
+    }
 
     /* our rails, and the neighbours on each */
     nb = calloc((size_t)t.num_ifaces, sizeof(*nb));
@@ -450,6 +503,7 @@ int main(int argc, char **argv)
         cfg.size[i]  = t.size[i];
         cfg.coord[i] = t.nodes[me].coord[i];
     }
+    local_port_range(&cfg.port_min, &cfg.port_max);
     c = 0;
     if (bpf_map_update_elem(cfg_fd, &c, &cfg, BPF_ANY)) {
         logmsg("map update: %s", strerror(errno));
@@ -584,6 +638,9 @@ out:
     bpf_object__close(obj);
     if (sock >= 0) {
         close(sock);
+    }
+    if (udp_fd >= 0) {
+        close(udp_fd);
     }
     free(nb);
     hxb_topo_free(&t);

@@ -22,8 +22,19 @@ typedef struct got {
 } got_t;
 
 /* frame k of a test: every byte is (k * 31 + i) & 0xff, so a frame cut at
- * the wrong place, or two frames swapped, shows */
-static uint8_t pat(int k, size_t i) { return (uint8_t)(k * 31 + i); }
+ * the wrong place, or two frames swapped, shows - but for bytes 20-23, the
+ * header's dst_node and dst_proc: one peer's (FINAL_A) for frames below
+ * g_split, another's behind the same address (FINAL_B) from there on */
+#define FINAL_A 0x00010002u
+#define FINAL_B 0x00030002u
+static int g_split = 1 << 30;
+static uint8_t pat(int k, size_t i)
+{
+    if (i >= 20 && i < 24) {
+        return (uint8_t)((k < g_split ? FINAL_A : FINAL_B) >> (8 * (i - 20)));
+    }
+    return (uint8_t)(k * 31 + i);
+}
 
 static void on_frame(void *arg, hxb_rail_t *rail, void *data, size_t len,
                      const hxb_raddr_t *src)
@@ -173,6 +184,32 @@ END_TEST
 START_TEST(test_no_offload) { run_batch(0, 64); }
 END_TEST
 
+/* frames to two peers behind one address (a relay's: it routes a whole
+ * segmented datagram by its first frame) never share a datagram */
+START_TEST(test_trains_per_final_dst)
+{
+    hxb_rail_t *a = open_lo(), *b = open_lo();
+    hxb_raddr_t to_b = addr_of(b);
+    static uint8_t buf[20][9216];
+    got_t g = {0};
+    int k;
+
+    g_split = 10;
+    for (k = 0; k < 20; k++) {   /* 40 KB: one datagram for one peer */
+        send_frame(a, &to_b, k, 2000, buf[k]);
+    }
+    ck_assert_int_eq(a->ops->flush(a), 0);
+    recv_all(b, &g, 20, 64);
+    g_split = 1 << 30;
+    ck_assert_int_eq(g.n, 20);
+    ck_assert_int_eq(g.bad, 0);
+    ck_assert_uint_eq(a->stats.tx_frames, 20);
+    ck_assert_uint_eq(a->stats.tx_gso, 2);     /* one train per peer */
+    a->ops->close(a);
+    b->ops->close(b);
+}
+END_TEST
+
 /* a return below max means the socket is drained (the engine's end of
  * burst ack relies on it), even when coalesced datagrams overshoot max */
 START_TEST(test_recv_drained)
@@ -294,6 +331,7 @@ static Suite *udp_suite(void)
     tcase_add_test(tc, test_trains);
     tcase_add_test(tc, test_trains_small_recv);
     tcase_add_test(tc, test_no_offload);
+    tcase_add_test(tc, test_trains_per_final_dst);
     tcase_add_test(tc, test_recv_drained);
     tcase_add_test(tc, test_refused_datagram_alone);
     tcase_add_test(tc, test_peek_leaves_frames);

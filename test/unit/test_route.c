@@ -1,6 +1,7 @@
 /* Unit tests of the relay rule, routes and which rails reach a peer
  * (uct_hxb/hxb_route.[ch]). */
 #include "hxb_route.h"
+#include "hxb_wire.h"
 
 #include <arpa/inet.h>
 #include <check.h>
@@ -164,7 +165,8 @@ START_TEST(test_peer_rails_topo)
     /* node 0 to node 3 (1,1): no line shared; without relaying nothing */
     ck_assert_uint_eq(hxb_route_peer_rails(&t, 0, 0, 3, rails, 2, NULL, 0, port,
                                            addrs), 0);
-    /* with relaying both rails: x to node 1, y to node 2, by MAC alone */
+    /* with relaying both rails: x to node 1, y to node 2, at their MAC and
+     * address and the relay port (raw and UDP rails are relayed alike) */
     memset(addrs, 0, sizeof(addrs));
     ck_assert_uint_eq(hxb_route_peer_rails(&t, 0, 1, 3, rails, 2, NULL, 0, port,
                                            addrs), 0x3);
@@ -172,9 +174,10 @@ START_TEST(test_peer_rails_topo)
     ck_assert_int_eq(addrs[0].mac[5], 0);
     ck_assert_int_eq(addrs[1].mac[4], 2);
     ck_assert_int_eq(addrs[1].mac[5], 1);
-    ck_assert_uint_eq(addrs[0].ip, 0);
-    ck_assert_uint_eq(addrs[1].ip, 0);
-    ck_assert_uint_eq(addrs[1].port, port);
+    ck_assert_uint_eq(addrs[0].ip, t.ifaces[2].ip);
+    ck_assert_uint_eq(addrs[1].ip, t.ifaces[5].ip);
+    ck_assert_uint_eq(addrs[0].port, htons(HXB_RELAY_PORT));
+    ck_assert_uint_eq(addrs[1].port, htons(HXB_RELAY_PORT));
     /* ourselves and nodes outside the grid: nothing */
     ck_assert_uint_eq(hxb_route_peer_rails(&t, 0, 1, 0, rails, 2, NULL, 0, port,
                                            addrs), 0);
