@@ -50,17 +50,41 @@ on() { local n=$1; shift; "$TB" exec --name "$NAME" "$n" "$@"; }
 # (UCX's, on the rails only). Empty for an unknown TL. Uses the caller's
 # $LIB and $NAME.
 pair_tl_env() {
-    local tl=$1 r=$2 devs="" i
+    local tl=$1 r=$2 devs="" i user="" e=""
     for ((i = 0; i < r; i++)); do devs+="${devs:+,}x$i"; done
+    case $tl in *@user) tl=${tl%@user}; user="$(as_user) " ;; esac
     case $tl in
-        hxb) echo "env LD_PRELOAD=$LIB UCX_HXB_TOPO=/run/hxb/$NAME/topo.conf UCX_TLS=hxb,self UCX_WARN_UNUSED_ENV_VARS=n" ;;
+        hxb) e="env LD_PRELOAD=$LIB UCX_HXB_TOPO=/run/hxb/$NAME/topo.conf UCX_TLS=hxb,self UCX_WARN_UNUSED_ENV_VARS=n" ;;
         hxbref) [ -f "${HXB_REF_LIB:-}" ] &&
-                echo "env LD_PRELOAD=$HXB_REF_LIB UCX_HXB_TOPO=/run/hxb/$NAME/topo.conf UCX_TLS=hxb,self UCX_WARN_UNUSED_ENV_VARS=n" ;;
-        hxbnoauth) echo "env LD_PRELOAD=$LIB UCX_HXB_TOPO=/run/hxb/$NAME/topo.conf UCX_HXB_AUTH=off UCX_TLS=hxb,self UCX_WARN_UNUSED_ENV_VARS=n" ;;
-        hxbfull) echo "env LD_PRELOAD=$LIB UCX_HXB_TOPO=/run/hxb/$NAME/topo.conf UCX_HXB_AUTH=full UCX_TLS=hxb,self UCX_WARN_UNUSED_ENV_VARS=n" ;;
-        hxbudp|hxbdual|hxbraw) echo "env LD_PRELOAD=$LIB UCX_HXB_TOPO=/run/hxb/$NAME/topo.conf UCX_HXB_MODE=${tl#hxb} UCX_TLS=hxb,self UCX_WARN_UNUSED_ENV_VARS=n" ;;
-        tcp) echo "env UCX_TLS=tcp,self UCX_NET_DEVICES=$devs UCX_WARN_UNUSED_ENV_VARS=n" ;;
+                e="env LD_PRELOAD=$HXB_REF_LIB UCX_HXB_TOPO=/run/hxb/$NAME/topo.conf UCX_TLS=hxb,self UCX_WARN_UNUSED_ENV_VARS=n" ;;
+        hxbnoauth) e="env LD_PRELOAD=$LIB UCX_HXB_TOPO=/run/hxb/$NAME/topo.conf UCX_HXB_AUTH=off UCX_TLS=hxb,self UCX_WARN_UNUSED_ENV_VARS=n" ;;
+        hxbfull) e="env LD_PRELOAD=$LIB UCX_HXB_TOPO=/run/hxb/$NAME/topo.conf UCX_HXB_AUTH=full UCX_TLS=hxb,self UCX_WARN_UNUSED_ENV_VARS=n" ;;
+        hxbudp|hxbdual|hxbraw) e="env LD_PRELOAD=$LIB UCX_HXB_TOPO=/run/hxb/$NAME/topo.conf UCX_HXB_MODE=${tl#hxb} UCX_TLS=hxb,self UCX_WARN_UNUSED_ENV_VARS=n" ;;
+        tcp) e="env UCX_TLS=tcp,self UCX_NET_DEVICES=$devs UCX_WARN_UNUSED_ENV_VARS=n" ;;
     esac
+    [ -z "$e" ] || echo "$user$e"
+}
+
+# --user: "TL@user" runs TL's processes as an ordinary account
+# ($HXB_BENCH_USER, default hxbuser; created if missing), with no
+# capabilities, as a cluster's users run jobs: hxb then has UDP rails only
+BENCH_USER=${HXB_BENCH_USER:-hxbuser}
+bench_user_ensure() {
+    id -u "$BENCH_USER" >/dev/null 2>&1 ||
+        useradd -m -s /bin/bash -c "hxb jobs (unprivileged)" "$BENCH_USER" ||
+        { echo "${0##*/}: cannot create the account $BENCH_USER" >&2; return 1; }
+}
+as_user() {
+    echo "setpriv --reuid=$BENCH_USER --regid=$BENCH_USER --init-groups --inh-caps=-all --bounding-set=-all"
+}
+# with_user_tls "LIST": each hxb transport followed by its @user twin
+with_user_tls() {
+    local t out=""
+    for t in $1; do
+        out+=" $t"
+        case $t in hxb*) [[ $t == *@user ]] || out+=" $t@user" ;; esac
+    done
+    echo "${out# }"
 }
 
 # wait_listen NODE PORT PID: a server started in the background (PID) in
