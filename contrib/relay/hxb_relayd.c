@@ -14,8 +14,13 @@
  * are reachable.
  *
  *   hxb-relayd [--topo FILE] [--node NAME] [--interval MS] [--dead N]
- *              [--stats FILE] [--verbose]
+ *              [--key FILE] [--stats FILE] [--verbose]
+ * HELLOs carry a MAC under the cluster key (--key, default
+ * /etc/hxb/cluster.key, a file only root may read) and a counter: a forged
+ * or replayed HELLO neither keeps a dead neighbour alive nor brings one
+ * back. Without the file HELLOs are not authenticated (said at start).
  * Runs until SIGTERM or SIGINT, then detaches the program. */
+#include "hxb_auth.h"
 #include "hxb_relay_maps.h"
 #include "hxb_relay_mark.h"
 #include "hxb_route.h"
@@ -26,6 +31,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <linux/filter.h>
 #include <linux/if_packet.h>
@@ -38,6 +44,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -62,7 +69,67 @@ typedef struct relay_nbr {
     double   heard;          /* last HELLO, 0 = never */
     double   period;         /* its HELLO period (s), 0 = not heard yet */
     int      alive;
+    uint32_t epoch, seq;     /* of its last HELLO taken: later ones only */
 } relay_nbr_t;
+
+#define HXB_CLUSTER_KEY "/etc/hxb/cluster.key"
+
+/* HELLO authentication: the cluster key, and what was refused */
+static struct {
+    int      on;
+    uint64_t key[2];
+    uint32_t epoch, seq;     /* ours: start time (ms), HELLOs sent */
+    unsigned long rejected;  /* HELLOs with a wrong tag, or replayed */
+} g_hello;
+
+/* the HELLO's tag: SipHash of its header (tag 0) and extension */
+static uint64_t hello_tag(const hxb_hdr_t *h, const hxb_hello_ext_t *x)
+{
+    hxb_hdr_t c = *h;
+    struct iovec iov[2] = {{&c, sizeof(c)}, {(void *)x, sizeof(*x)}};
+
+    c.tag = 0;
+    return hxb_siphash(g_hello.key, iov, 2);
+}
+
+/* Read the cluster key: a file of at least 16 bytes that only root may
+ * read or write. 0 and the key set, 1 if the file does not exist (HELLOs
+ * then unauthenticated), -1 with a message. */
+static int load_cluster_key(const char *path, int required)
+{
+    unsigned char buf[256];
+    struct stat st;
+    ssize_t n;
+    int fd;
+
+    fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0) {
+        if (errno == ENOENT && !required) {
+            return 1;
+        }
+        fprintf(stderr, "hxb-relayd: cluster key %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != 0 ||
+        (st.st_mode & 077)) {
+        fprintf(stderr, "hxb-relayd: cluster key %s must be a regular file owned by "
+                "root that no one else may read or write (chown root %s; chmod 600 %s)\n",
+                path, path, path);
+        close(fd);
+        return -1;
+    }
+    n = read(fd, buf, sizeof(buf));
+    close(fd);
+    if (n < 16) {
+        fprintf(stderr, "hxb-relayd: cluster key %s: needs at least 16 bytes of secret "
+                "(head -c 32 /dev/urandom > %s)\n", path, path);
+        return -1;
+    }
+    hxb_auth_derive(buf, (size_t)n, g_hello.key);
+    memset(buf, 0, sizeof(buf));
+    g_hello.on = 1;
+    return 0;
+}
 
 static const char dimname[] = "xyz";
 static volatile sig_atomic_t g_stop;
@@ -158,6 +225,11 @@ static void send_hello(relay_if_t *rif, int node, unsigned interval_ms)
     f.x.dim      = rif->ti->dim;
     f.x.rail     = rif->ti->rail;
     f.x.interval_ms = interval_ms;
+    if (g_hello.on) {
+        f.h.src_epoch = g_hello.epoch;
+        f.h.seq = ++g_hello.seq;
+        f.h.tag = hello_tag(&f.h, &f.x);
+    }
     memset(&sll, 0, sizeof(sll));
     sll.sll_family   = AF_PACKET;
     sll.sll_protocol = htons(HXB_ETHERTYPE);
@@ -221,6 +293,26 @@ static void recv_hellos(relay_if_t *rif, relay_nbr_t *nb, int nnb, double t)
                        n->node, dimname[n->dim], n->rail);
             }
             continue;
+        }
+        /* with a cluster key: its MAC, and later than the last one taken
+         * (a restarted daemon has a later epoch, its start time; one whose
+         * clock stepped back stays unheard until we restart too: a replay
+         * must never revive a neighbour). The first one heard is taken as
+         * it is: a neighbour never heard counts as alive anyway. */
+        if (g_hello.on) {
+            int later = !n->heard || h->src_epoch > n->epoch ||
+                        (h->src_epoch == n->epoch && h->seq > n->seq);
+            if (h->tag != hello_tag(h, x) || !later) {
+                g_hello.rejected++;
+                if (g_verbose) {
+                    logmsg("HELLO for node %d on %c%d %s: ignored", n->node,
+                           dimname[n->dim], n->rail,
+                           h->tag != hello_tag(h, x) ? "with a wrong tag" : "replayed");
+                }
+                continue;
+            }
+            n->epoch = h->src_epoch;
+            n->seq = h->seq;
         }
         if (!n->alive && n->heard && g_verbose) {
             logmsg("neighbour %d on %c%d is back", n->node, dimname[n->dim], n->rail);
@@ -332,7 +424,7 @@ static int write_stats(const char *path, const char *name, int stats_fd,
         }
         n += snprintf(buf + n, sizeof(buf) - n, " %s=%llu", names[i], sum);
     }
-    n += snprintf(buf + n, sizeof(buf) - n, "\n");
+    n += snprintf(buf + n, sizeof(buf) - n, " hello_rejected=%lu\n", g_hello.rejected);
     for (i = 0; i < nnb && n < (int)sizeof(buf) - 100; i++) {
         n += snprintf(buf + n, sizeof(buf) - n, "neighbour %c%d %s %s\n",
                       dimname[nb[i].dim], nb[i].rail, t->nodes[nb[i].node].name,
@@ -356,11 +448,14 @@ static void usage(const char *argv0)
 {
     fprintf(stderr,
             "usage: %s [--topo FILE] [--node NAME] [--interval MS] [--dead N]\n"
-            "          [--stats FILE] [--verbose]\n"
+            "          [--key FILE] [--stats FILE] [--verbose]\n"
             "  --topo      topology file (default $HXB_TOPO)\n"
             "  --node      this node's name in it (default $HXB_NODE, else the host name)\n"
             "  --interval  HELLO and link-check period in ms (default 100)\n"
             "  --dead      a neighbour missing this many HELLOs is dead (default 3)\n"
+            "  --key       cluster key authenticating HELLOs, the same file on every\n"
+            "              node, root's alone (default " HXB_CLUSTER_KEY "; if that\n"
+            "              does not exist, HELLOs are not authenticated)\n"
             "  --stats     keep counters and neighbour states in this file\n",
             argv0);
 }
@@ -370,9 +465,10 @@ int main(int argc, char **argv)
     static const struct option opts[] = {
         {"topo", 1, 0, 't'}, {"node", 1, 0, 'n'}, {"interval", 1, 0, 'i'},
         {"dead", 1, 0, 'd'}, {"stats", 1, 0, 's'}, {"verbose", 0, 0, 'v'},
+        {"key", 1, 0, 'k'},
         {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
     const char *topo_path = getenv("HXB_TOPO"), *node_name = getenv("HXB_NODE");
-    const char *stats_path = NULL;
+    const char *stats_path = NULL, *key_path = NULL;
     unsigned interval_ms = 100, dead = 3;
     char err[512], host[256], last[8192] = "";
     struct bpf_object *obj = NULL;
@@ -387,13 +483,14 @@ int main(int argc, char **argv)
     double next_tick = 0;
     LIBBPF_OPTS(bpf_object_open_opts, oopts, .object_name = "hxb_relay");
 
-    while ((opt = getopt_long(argc, argv, "t:n:i:d:s:vh", opts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "t:n:i:d:s:k:vh", opts, NULL)) != -1) {
         switch (opt) {
         case 't': topo_path = optarg; break;
         case 'n': node_name = optarg; break;
         case 'i': interval_ms = strtoul(optarg, NULL, 0); break;
         case 'd': dead = strtoul(optarg, NULL, 0); break;
         case 's': stats_path = optarg; break;
+        case 'k': key_path = optarg; break;
         case 'v': g_verbose = 1; break;
         default:  usage(argv[0]); return opt == 'h' ? 0 : 2;
         }
@@ -406,6 +503,20 @@ int main(int argc, char **argv)
     if (hxb_topo_load(topo_path, &t, err, sizeof(err)) < 0) {
         logmsg("%s", err);
         return 1;
+    }
+    c = load_cluster_key(key_path ? key_path : HXB_CLUSTER_KEY, key_path != NULL);
+    if (c < 0) {
+        hxb_topo_free(&t);
+        return 1;
+    }
+    if (c > 0) {
+        logmsg("no cluster key (%s): HELLOs are not authenticated, anyone who "
+               "can send raw frames on a rail can fake a neighbour's state",
+               HXB_CLUSTER_KEY);
+    } else {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        g_hello.epoch = (uint32_t)(ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
     }
     /* one daemon per namespace: a second one would replace the first's tc
      * program and, when either exits, detach the other's */

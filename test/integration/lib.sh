@@ -129,19 +129,27 @@ tb_drops() {
 EXTRA_ENV=${EXTRA_ENV:-}
 
 # relay_up: hxb-relayd on every node of the testbed (it reads HXB_TOPO and
-# HXB_NODE from "exec"); returns when each has attached and written its
-# stats file $LOG/relay-nI. They end with the testbed.
+# HXB_NODE from "exec"), HELLOs authenticated with one cluster key
+# ($LOG/cluster.key, root's alone); returns when each has attached and
+# written its stats file $LOG/relay-nI. They end with the testbed.
 relay_up() {
     local n nodes
     [ -x "$HXB_BIN/hxb-relayd" ] || { echo "SKIP: hxb-relayd not built (clang, libbpf-dev)"; exit 77; }
+    [ -s "$LOG/cluster.key" ] || (umask 077; head -c 32 /dev/urandom > "$LOG/cluster.key")
     nodes=$(awk '$1 == "node" {print $2}' "$TOPO")
-    for n in $nodes; do
-        on "$n" "$HXB_BIN/hxb-relayd" --stats "$LOG/relay-$n" > "$LOG/relayd-$n" 2>&1 &
-    done
-    for n in $nodes; do
-        for _ in $(seq 100); do [ -s "$LOG/relay-$n" ] && break; sleep 0.1; done
-        [ -s "$LOG/relay-$n" ] || fail "hxb-relayd on $n did not start: $(head -3 "$LOG/relayd-$n")"
-    done
+    for n in $nodes; do relay_start "$n"; done
+    for n in $nodes; do relay_started "$n"; done
+}
+# relay_start NODE [KEYFILE]: (re)start NODE's daemon in the background
+relay_start() {
+    rm -f "$LOG/relay-$1"
+    on "$1" "$HXB_BIN/hxb-relayd" --key "${2:-$LOG/cluster.key}" --stats "$LOG/relay-$1" \
+        > "$LOG/relayd-$1" 2>&1 &
+}
+# relay_started NODE: its daemon wrote its stats file within 10 s
+relay_started() {
+    for _ in $(seq 100); do [ -s "$LOG/relay-$1" ] && return 0; sleep 0.1; done
+    fail "hxb-relayd on $1 did not start: $(head -3 "$LOG/relayd-$1")"
 }
 # relay_wait NODE STATE [NODE STATE...]: each NODE's relay reports
 # "neighbour STATE" (e.g. "x0 n3 dead") within 10 s, else the test fails
