@@ -357,6 +357,11 @@ static void engine_rx_cb(void *arg, hxb_rail_t *rail, void *data, size_t size,
             e->stats.drops[HXB_DROP_DST]++;
             return;
         }
+        /* nothing ends a peer on one unconfirmed frame (8.9) */
+        if (!hxb_peer_epoch_proven(p, rail, h, size)) {
+            e->stats.drops[HXB_DROP_UNPROVEN]++;
+            return;
+        }
         hxb_peer_restart(p, h->src_epoch);
     }
     p->last_rx = e->now;

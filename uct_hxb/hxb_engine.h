@@ -86,6 +86,7 @@ typedef struct hxb_engine_stats {
     uint64_t tx_frames, rx_frames, retransmits, rto_fired, fast_retx;
     uint64_t acks_sent, acks_rcvd, am_delivered, ooo_held, peers_failed;
     uint64_t peers_reset;     /* a peer restarted (new epoch)            */
+    uint64_t challenges;      /* PINGs asking a claimed new run to prove it */
     uint64_t busy_sent;       /* idle ticks' ACKs saying we are busy (8.7) */
     uint64_t busy_rcvd;       /* frames of peers saying they are busy    */
     uint64_t busy_learned;    /* ... peers the idle tick found in the rails */

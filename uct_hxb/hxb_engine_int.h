@@ -303,6 +303,9 @@ struct hxb_peer {
     double         last_ack_progress; /* its last sign of progress: acks of
                                     * new frames, read data, new work       */
     unsigned       gets_pending;   /* our reads still waiting (hxb_rma.c)   */
+    uint32_t       chal_epoch;     /* a later run it claims, challenged ... */
+    uint64_t       chal_nonce;     /* ... with this nonce ...               */
+    double         chal_at;        /* ... at this time (0: none)            */
     hxb_peer_tx_t  tx;
     hxb_cc_t       cc;
     hxb_peer_loss_t loss;
@@ -467,6 +470,9 @@ void hxb_tx_retransmit(hxb_peer_t *p, uint32_t seq, hxb_txslot_t *s);
 /* an unsequenced frame on rail r (>= 0), sent before returning */
 void hxb_tx_send_ctl(hxb_peer_t *p, int r, unsigned kind, const void *ext,
                      size_t ext_len);
+/* the same, to the peer's run dst_epoch (an epoch challenge, 8.9) */
+void hxb_tx_send_ctl_to(hxb_peer_t *p, int r, uint32_t dst_epoch, unsigned kind,
+                        const void *ext, size_t ext_len);
 void hxb_tx_restamp(hxb_peer_t *p, double since);
 void hxb_tx_sacked(hxb_peer_t *p, hxb_txslot_t *s);
 void hxb_tx_fail(hxb_peer_t *p, int status);
@@ -554,5 +560,7 @@ double hxb_peer_wake_at(const hxb_peer_t *p);
 void hxb_peer_fail_all(hxb_peer_t *p, int status);
 void hxb_peer_busy_rcvd(hxb_peer_t *p, int busy, uint32_t ack);
 void hxb_peer_restart(hxb_peer_t *p, uint32_t epoch);
+int  hxb_peer_epoch_proven(hxb_peer_t *p, const hxb_rail_t *rail, const hxb_hdr_t *h,
+                           size_t size);
 
 #endif

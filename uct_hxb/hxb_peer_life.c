@@ -3,6 +3,8 @@
  * and the timers a sleeping caller must wake for. Each module ends its own
  * part of the peer's state; this file says when. */
 #include "hxb_engine_int.h"
+#include <string.h>
+#include <sys/random.h>
 
 /* frames not acked (sent or not: with every rail down nothing leaves) or
  * reads whose data has not all come */
@@ -98,6 +100,50 @@ void hxb_peer_restart(hxb_peer_t *p, uint32_t epoch)
     p->epoch = epoch;
     p->failed = 0;
     p->last_ack_progress = e->now;
+}
+
+/* A frame of a later run of the peer (a higher epoch) ends everything in
+ * flight to the current one: it is believed only once that run proves it
+ * is there, in the spirit of TCP's challenge ACK (RFC 5961), so that a
+ * stray, forged or replayed frame cannot end a peer even with
+ * authentication off. We PING the peer's known address (not the frame's
+ * source) with the claimed epoch as destination and a random nonce; only a
+ * process of that run at that address takes the PING (any other drops it as
+ * not its own) and echoes the nonce in its PONG, the proof. Returns 1 for
+ * that PONG; else 0, having challenged (at most once an rto_min), and the
+ * frame is dropped: the new run resends it. */
+int hxb_peer_epoch_proven(hxb_peer_t *p, const hxb_rail_t *rail, const hxb_hdr_t *h,
+                          size_t size)
+{
+    hxb_engine_t *e = p->e;
+    const hxb_ping_ext_t *x = (const hxb_ping_ext_t *)(h + 1);
+    hxb_ping_ext_t ping;
+    int r = rail->index;
+
+    if (h->kind == HXB_K_PONG && size >= sizeof(*h) + sizeof(*x) && p->chal_at > 0 &&
+        h->src_epoch == p->chal_epoch && x->rail == HXB_PING_CHALLENGE &&
+        x->stamp == p->chal_nonce) {
+        p->chal_at = 0;
+        return 1;
+    }
+    if (p->chal_at > 0 && p->chal_epoch == h->src_epoch &&
+        e->now - p->chal_at < e->cfg.rto_min) {
+        return 0;
+    }
+    if (!(p->rail_mask & (1u << r))) {
+        r = p->rail_mask ? __builtin_ctz(p->rail_mask) : -1;
+    }
+    memset(&ping, 0, sizeof(ping));
+    if (getrandom(&ping.stamp, sizeof(ping.stamp), GRND_NONBLOCK) != sizeof(ping.stamp)) {
+        ping.stamp ^= (uint64_t)(e->now * 1e9) * 0x9e3779b97f4a7c15ull;
+    }
+    ping.rail = HXB_PING_CHALLENGE;
+    p->chal_epoch = h->src_epoch;
+    p->chal_nonce = ping.stamp;
+    p->chal_at = e->now > 0 ? e->now : 1e-9;
+    e->stats.challenges++;
+    hxb_tx_send_ctl_to(p, r, h->src_epoch, HXB_K_PING, &ping, sizeof(ping));
+    return 0;
 }
 
 /* The owner's operations end (HXB_E_CANCEL): frames already numbered keep

@@ -396,6 +396,12 @@ void hxb_tx_sacked(hxb_peer_t *p, hxb_txslot_t *s)
 void hxb_tx_send_ctl(hxb_peer_t *p, int r, unsigned kind, const void *ext,
                        size_t ext_len)
 {
+    hxb_tx_send_ctl_to(p, r, p->epoch, kind, ext, ext_len);
+}
+
+void hxb_tx_send_ctl_to(hxb_peer_t *p, int r, uint32_t dst_epoch, unsigned kind,
+                        const void *ext, size_t ext_len)
+{
     hxb_engine_t *e = p->e;
     uint8_t hb[HXB_HB_MAX + HXB_SACK_BITS / 8];
     hxb_hdr_t *h = (hxb_hdr_t *)hb;
@@ -406,6 +412,7 @@ void hxb_tx_send_ctl(hxb_peer_t *p, int r, unsigned kind, const void *ext,
     }
     hxb_tx_hdr(p, h, kind, ext_len);
     h->rail = (uint8_t)r;
+    h->dst_epoch = dst_epoch;
     memcpy(h + 1, ext, ext_len);
     iov.iov_base = hb;
     iov.iov_len = sizeof(*h) + ext_len;

@@ -15,7 +15,7 @@ const char *hxb_drop_names[HXB_DROP_MAX] = {
     [HXB_DROP_DST] = "destination", [HXB_DROP_HOPS] = "hop_limit",
     [HXB_DROP_ROUTE] = "no_route",  [HXB_DROP_DUP] = "duplicate",
     [HXB_DROP_WINDOW] = "window",   [HXB_DROP_RKEY] = "rkey",
-    [HXB_DROP_NOBUF] = "no_buffer",
+    [HXB_DROP_NOBUF] = "no_buffer", [HXB_DROP_UNPROVEN] = "unproven",
 };
 
 size_t hxb_ext_len(unsigned kind)

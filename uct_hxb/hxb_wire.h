@@ -150,9 +150,11 @@ typedef struct __attribute__((packed)) hxb_err_ext {
 
 typedef struct __attribute__((packed)) hxb_ping_ext {
     uint64_t stamp;       /* sender's timestamp, echoed in PONG               */
-    uint8_t  rail;        /* rail the probe was sent on                       */
+    uint8_t  rail;        /* rail the probe was sent on; HXB_PING_CHALLENGE:
+                           * an epoch challenge, stamp its nonce (8.9)       */
     uint8_t  pad[7];
 } hxb_ping_ext_t;
+#define HXB_PING_CHALLENGE 0xfe
 
 /* HELLO: sent by hxb-relayd to the broadcast address of each rail, with
  * dst_node = HXB_NODE_NONE, dst_proc = 0 (no process), job_key = 0. */
@@ -178,6 +180,7 @@ enum hxb_drop {
     HXB_DROP_WINDOW,      /* sequence outside the receive window             */
     HXB_DROP_RKEY,        /* PUT/GET outside any registered region           */
     HXB_DROP_NOBUF,       /* no buffer to hold an out-of-order frame         */
+    HXB_DROP_UNPROVEN,    /* from a new run of a peer not yet proven (8.9)   */
     HXB_DROP_MAX
 };
 

@@ -852,12 +852,12 @@ static void uct_hxb_iface_print_stats(uct_hxb_iface_t *iface)
                  "hxb stats node %u proc %u: tx_frames=%lu rx_frames=%lu "
                  "retransmits=%lu fast_retx=%lu rack_retx=%lu rto=%lu acks_sent=%lu "
                  "acks_rcvd=%lu am_delivered=%lu ooo_held=%lu peers_failed=%lu "
-                 "peers_reset=%lu busy_sent=%lu busy_rcvd=%lu busy_learned=%lu rail_failovers=%lu spurious=%lu am_bundled=%lu put_bundled=%lu put_copied=%lu atomics_done=%lu atomic_bundled=%lu rail_cuts=%lu cwnd_cuts=%lu cwnd_undos=%lu cc_delay_cuts=%lu "
+                 "peers_reset=%lu challenges=%lu busy_sent=%lu busy_rcvd=%lu busy_learned=%lu rail_failovers=%lu spurious=%lu am_bundled=%lu put_bundled=%lu put_copied=%lu atomics_done=%lu atomic_bundled=%lu rail_cuts=%lu cwnd_cuts=%lu cwnd_undos=%lu cc_delay_cuts=%lu "
                  "resp_revoked=%lu invalidations=%lu sleeps=%lu sleeps_timed=%lu drops:",
                  iface->dev_addr.node, ntohs(iface->iface_addr.proc),
                  st->tx_frames, st->rx_frames, st->retransmits, st->fast_retx, st->rack_retx,
                  st->rto_fired, st->acks_sent, st->acks_rcvd, st->am_delivered,
-                 st->ooo_held, st->peers_failed, st->peers_reset,
+                 st->ooo_held, st->peers_failed, st->peers_reset, st->challenges,
                  st->busy_sent, st->busy_rcvd, st->busy_learned,
                  st->rail_failovers, st->spurious, st->am_bundled, st->put_bundled, st->put_copied, st->atomics_done, st->atomic_bundled, st->rail_cuts,
                  st->cwnd_cuts, st->cwnd_undos, st->cc_delay_cuts, st->resp_revoked,

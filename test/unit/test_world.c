@@ -258,7 +258,7 @@ void world_init(const opts_t *o)
     ca.epoch = EPOCH_A;
     cb.node_id = NODE_B;
     cb.proc_id = PROC_B;
-    cb.epoch = EPOCH_B;
+    cb.epoch = o->b_epoch ? o->b_epoch : EPOCH_B;
     if (o->key_b) {
         cb.job_key = o->key_b;
     }

@@ -118,6 +118,8 @@ typedef struct opts {
     int              csum;
     size_t           region_len;  /* each side's registered region */
     int              b_unknown;   /* B makes no peer for A: learns it */
+    uint32_t         b_epoch;     /* 0: EPOCH_B; else B runs this epoch,
+                                   * A still knows it as EPOCH_B (restarted) */
 } opts_t;
 
 /* A and B, with o->nrails rail pairs, each knowing the other (unless
