@@ -161,11 +161,16 @@ int hxb_ack_ctl_rail(hxb_peer_t *p)
     return pick;
 }
 
+/* The next ACK, which covers the refused frame, follows the ERR on its
+ * rail: on another rail it could arrive first, and the sender would
+ * complete the operation as a success before it heard of the refusal */
 void hxb_err_send(hxb_peer_t *p, uint32_t seq, uint32_t status)
 {
     hxb_err_ext_t ext = {.seq = seq, .status = status};
+    int r = hxb_ack_ctl_rail(p);
 
-    hxb_tx_send_ctl(p, hxb_ack_ctl_rail(p), HXB_K_ERR, &ext, sizeof(ext));
+    hxb_tx_send_ctl(p, r, HXB_K_ERR, &ext, sizeof(ext));
+    p->ack.err_rail = (uint32_t)(r + 1);
 }
 
 static void ack_send(hxb_peer_t *p, int r)
@@ -196,6 +201,10 @@ static void ack_send(hxb_peer_t *p, int r)
     a.ext.dups = p->ack.dups;
     a.ext.hold_seq = p->ack.hold_seq;
     a.ext.hold_us = HXB_HOLD_NONE;
+    if (p->ack.err_rail && p->e->rails[p->ack.err_rail - 1]->up) {
+        r = (int)p->ack.err_rail - 1;    /* behind our ERR (hxb_err_send) */
+    }
+    p->ack.err_rail = 0;
     if (r < 0) {
         r = hxb_ack_ctl_rail(p);     /* -1: none up, nothing is sent */
     }

@@ -269,6 +269,8 @@ typedef struct hxb_peer_ack {     /* hxb_ack.c: what we owe the peer */
     int      now;
     uint32_t hold_seq;            /* the frame that reached us last, and    */
     double   hold_at;             /* when (kernel time; 0: none yet)        */
+    uint32_t err_rail;            /* our last ERR left on rail err_rail - 1
+                                   * (0: none since our last ACK)           */
 } hxb_peer_ack_t;
 
 typedef struct hxb_peer_rx {      /* hxb_rx.c: the receive window */
