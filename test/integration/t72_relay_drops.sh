@@ -7,6 +7,8 @@ TNAME=${TNAME:-r72}    # a run may name its own testbed
 . "$(dirname "$0")/lib.sh"
 tb_up --grid 2x2x2 --rails 1
 relay_up
+# (the injector writes raw frames, as root: it plays a broken or hostile
+# sender on the wire, not a job; the job at the end is the user's)
 inj="$top/test/integration/inject_relay_frames.py"
 mac() { awk -v n="$1" -v i="$2" '$1 == "iface" && $2 == n && $5 == i {print $6}' "$TOPO"; }
 # from n0 on x0 to relay n1: node 4000 is outside the 2x2x2 grid
