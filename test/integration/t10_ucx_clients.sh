@@ -17,6 +17,7 @@ tb_up --grid 2 --rails 2
 
 if [ "$HXB_TEST_USER" != root ]; then
     u=$(id -u "$HXB_TEST_USER")
+    # shellcheck disable=SC2016  # expanded on n1
     r=$(on_user n0 "$top/contrib/testbed/hxb-rsh" n1 'echo $(id -u) $(hostname) $(grep CapEff /proc/self/status | cut -f2)' 2>&1) ||
         fail "hxb-rsh as $HXB_TEST_USER: $r"
     [ "$r" = "$u n1 0000000000000000" ] || fail "hxb-rsh as $HXB_TEST_USER ran as '$r', not as uid $u on n1 without capabilities"
