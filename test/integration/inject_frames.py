@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Send malformed hxb frames to one process: inject_frames.py IFACE DST_MAC
-DST_NODE DST_PROC JOB_KEY COUNT. Each frame is addressed correctly (so the
+DST_NODE DST_PROC JOB_KEY COUNT (IFACE udp:ADDRESS: as UDP datagrams). Each frame is addressed correctly (so the
 kernel steers it to the process) but is wrong in exactly one way. The
 process authenticates frames (UCX_HXB_AUTH=header): a frame whose tag is
 another job's key, or its own job key (what a forger who knows the key
@@ -31,9 +31,18 @@ bad = [
     frame(length=4000, payload=b"x" * 8),  # length says more than the frame has
     frame(flags=F_SEQ | F_CSUM, csum=0x12345678),  # checksum does not match
 ]
-s = socket.socket(socket.AF_PACKET, socket.SOCK_DGRAM, socket.htons(ETH_P_HXB))
-dst = bytes.fromhex(mac.replace(":", ""))
-for f in bad:
-    for _ in range(count):
-        s.sendto(f, (ifname, ETH_P_HXB, 0, 0, dst))
+if ifname.startswith("udp:"):
+    # to a process on UDP rails: the same frames as datagrams to its port
+    # (the process id) at the rail address given as IFACE=udp:ADDRESS; no
+    # privilege needed, DST_MAC is ignored
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    for f in bad:
+        for _ in range(count):
+            s.sendto(f, (ifname[4:], proc))
+else:
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_DGRAM, socket.htons(ETH_P_HXB))
+    dst = bytes.fromhex(mac.replace(":", ""))
+    for f in bad:
+        for _ in range(count):
+            s.sendto(f, (ifname, ETH_P_HXB, 0, 0, dst))
 print("sent", len(bad) * count, "frames")

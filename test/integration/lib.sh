@@ -33,7 +33,75 @@ PERFTEST=ucx_perftest
 case $(ucx_perftest -h 2>&1 </dev/null || true) in *"-P <0|1>"*) PERFTEST="ucx_perftest -P 0" ;; esac
 
 tb_up() { "$TB" up --name "$TNAME" "$@" > "$LOG/testbed" 2>&1 || fail "testbed up $*"; }
+# on NODE CMD...: CMD as root inside NODE: testbed plumbing, hxb-relayd,
+# frame injectors, inspection (ss, cat)
 on() { local n=$1; shift; "$TB" exec --name "$TNAME" "$n" "$@"; }
+
+# Job processes (hxb-ucp-test, ucx_perftest, mpirun, Open MPI's daemons and
+# the ranks) run as an ordinary user, HXB_TEST_USER (default hxbuser, made by
+# "hxb-testbed up"), without capabilities: hxb then runs on UDP rails
+# (UCX_HXB_MODE=auto without CAP_NET_RAW), as a cluster's users do.
+# HXB_TEST_USER=root runs them as root, as before (for comparison; a test
+# may set it for one step whose point is privilege, e.g. raw rails).
+# Their output goes through redirections made by this (root) shell, so the
+# test's log directory, root's, need not be writable by the user.
+HXB_TEST_USER=${HXB_TEST_USER:-hxbuser}
+# on_user NODE CMD...: CMD as HXB_TEST_USER inside NODE
+on_user() { local n=$1; shift; "$TB" exec --name "$TNAME" --user "$HXB_TEST_USER" "$n" "$@"; }
+# what mpirun needs to run as root (Open MPI refuses root otherwise); none
+# for a user
+ompi_root_env() { [ "$HXB_TEST_USER" != root ] || echo OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; }
+
+# unprivileged PID...: each process runs as HXB_TEST_USER (real, effective,
+# saved and filesystem uid and gid) and holds no capability (CapInh, CapPrm,
+# CapEff and CapAmb all 0; CapBnd stays full, as in any login). Sets
+# UNPRIV_N to how many it checked; fails the test on the first that does
+# not. A process gone meanwhile is skipped. Nothing to check for root.
+unprivileged() {
+    local pid n=0 uid gid st
+    UNPRIV_N=0
+    [ "$HXB_TEST_USER" != root ] || return 0
+    uid=$(id -u "$HXB_TEST_USER") gid=$(id -g "$HXB_TEST_USER")
+    for pid in "$@"; do
+        st=$(cat "/proc/$pid/status" 2>/dev/null) || continue
+        awk -v u="$uid" -v g="$gid" '
+            $1 == "Uid:" { for (i = 2; i <= 5; i++) if ($i != u) bad = bad " " $0 }
+            $1 == "Gid:" { for (i = 2; i <= 5; i++) if ($i != g) bad = bad " " $0 }
+            $1 ~ /^Cap(Inh|Prm|Eff|Amb):$/ { if ($2 !~ /^0+$/) bad = bad " " $0 }
+            END { if (bad != "") { print bad; exit 1 } }' <<<"$st" >/dev/null ||
+            fail "process $pid ($(cat "/proc/$pid/comm" 2>/dev/null)) is privileged: $(grep -E '^(Name|Uid|Gid|Cap(Inh|Prm|Eff|Amb)):' <<<"$st" | tr '\t\n' '  ')"
+        n=$((n + 1))
+    done
+    UNPRIV_N=$n
+}
+# node_procs REGEX: PIDs of the processes whose name (comm) matches REGEX in
+# every node of this test's testbed
+node_procs() {
+    local ns pid
+    for ns in $(ip netns list | awk -v t="$TNAME" '$1 ~ "^" t "-n[0-9]+$" {print $1}'); do
+        for pid in $(ip netns pids "$ns" 2>/dev/null); do
+            [[ $(cat "/proc/$pid/comm" 2>/dev/null) =~ ^($1)$ ]] && echo "$pid"
+        done
+    done
+    return 0
+}
+# assert_unprivileged REGEX MIN [WHILE_PID]: within 30 s (while WHILE_PID
+# lives), at least MIN processes named REGEX run in the testbed's nodes, and
+# every one is unprivileged
+assert_unprivileged() {
+    local pids=()
+    [ "$HXB_TEST_USER" != root ] || return 0
+    for _ in $(seq 300); do
+        mapfile -t pids < <(node_procs "$1")
+        [ ${#pids[@]} -ge "$2" ] && break
+        [ -z "${3:-}" ] || kill -0 "$3" 2>/dev/null || break
+        sleep 0.1
+    done
+    [ ${#pids[@]} -ge "$2" ] || fail "only ${#pids[@]} of $2 processes named '$1' seen"
+    unprivileged "${pids[@]}"
+    [ "$UNPRIV_N" -ge "$2" ] || fail "only $UNPRIV_N of $2 processes named '$1' could be checked"
+    note "$UNPRIV_N processes '$1' run as $HXB_TEST_USER without capabilities"
+}
 hxb_env() {
     echo env LD_PRELOAD="$HXB_LIB" UCX_HXB_TOPO="$TOPO" UCX_HXB_JOB_KEY=$KEY \
         UCX_TLS=hxb,self UCX_HXB_PRINT_STATS=y UCX_WARN_UNUSED_ENV_VARS=n "$@"
@@ -45,10 +113,12 @@ ucp_pair() {
     local name=$1; shift
     local port=$((20000 + RANDOM % 20000)) srv_node=${SRV:-n0} cli_node=${CLI:-n1}
     # shellcheck disable=SC2046
-    on "$srv_node" $(hxb_env $EXTRA_ENV) "$HXB_BIN/hxb-ucp-test" -p $port "$@" > "$LOG/$name.srv" 2>&1 &
+    on_user "$srv_node" $(hxb_env $EXTRA_ENV) "$HXB_BIN/hxb-ucp-test" -p $port "$@" > "$LOG/$name.srv" 2>&1 &
     local srv=$!
+    # CHECK_UNPRIV=1: the server, once it runs, is an ordinary user's process
+    [ -z "${CHECK_UNPRIV:-}" ] || assert_unprivileged hxb-ucp-test 1 $srv
     # shellcheck disable=SC2046
-    on "$cli_node" $(hxb_env $EXTRA_ENV) "$HXB_BIN/hxb-ucp-test" -c "198.18.0.$((${srv_node#n} + 1))" \
+    on_user "$cli_node" $(hxb_env $EXTRA_ENV) "$HXB_BIN/hxb-ucp-test" -c "198.18.0.$((${srv_node#n} + 1))" \
         -p $port "$@" > "$LOG/$name.cli" 2>&1 ||
         fail "$name: client: $(grep -h FAIL "$LOG/$name.cli" | head -1)"
     wait $srv || fail "$name: server: $(grep -h FAIL "$LOG/$name.srv" | head -1)"
@@ -83,15 +153,28 @@ OMPI_OWN_COLL=()
 # other nodes' daemons through hxb-rsh), one rank per node first, its
 # control traffic on the management network, bounded by SECS; output in
 # $LOG/NAME; fails the test with the first error lines if mpirun does.
+# mpirun runs as HXB_TEST_USER; hxb-rsh, called by it as that user, enters
+# the other nodes through sudo and starts the daemons as the same user.
+# CHECK_RANKS="COMM N": while the job runs, its N rank processes named COMM,
+# Open MPI's daemons and mpirun itself must be unprivileged.
 tb_mpirun() {
-    local secs=$1 name=$2 rc=0; shift 2
-    on n0 env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+    local secs=$1 name=$2 rc=0 job; shift 2
+    # shellcheck disable=SC2046
+    on_user n0 env $(ompi_root_env) \
         OMPI_MCA_btl_hxb_verbose="${HXB_BTL_VERBOSE:-0}" \
         timeout "$secs" mpirun --mca plm_rsh_agent "$top/contrib/testbed/hxb-rsh" \
         --hostfile "/run/hxb/$TNAME/hostfile" --map-by node --bind-to none \
         --mca mpi_yield_when_idle 1 \
         --mca oob_tcp_if_include mgmt --mca btl_tcp_if_include mgmt \
-        -x UCX_WARN_UNUSED_ENV_VARS=n "$@" > "$LOG/$name" 2>&1 || rc=$?
+        -x UCX_WARN_UNUSED_ENV_VARS=n "$@" > "$LOG/$name" 2>&1 &
+    job=$!
+    if [ -n "${CHECK_RANKS:-}" ]; then
+        # shellcheck disable=SC2086
+        set -- $CHECK_RANKS
+        assert_unprivileged "$1" "$2" $job
+        assert_unprivileged "orted|prted|mpirun|prterun" 2 $job
+    fi
+    wait $job || rc=$?
     # Open MPI 5: PMIx reads mca_base_component_path too and complains, with
     # NUL bytes, of every library there that is not its own: keep the log text
     tr -d '\000' < "$LOG/$name" > "$LOG/$name.txt" && mv "$LOG/$name.txt" "$LOG/$name"
@@ -132,6 +215,8 @@ EXTRA_ENV=${EXTRA_ENV:-}
 # HXB_NODE from "exec"), HELLOs authenticated with one cluster key
 # ($LOG/cluster.key, root's alone); returns when each has attached and
 # written its stats file $LOG/relay-nI. They end with the testbed.
+# (hxb-relayd runs as root, a node's service; the jobs it relays run as
+# HXB_TEST_USER, on UDP rails, whose datagrams it forwards like raw frames)
 relay_up() {
     local n nodes
     [ -x "$HXB_BIN/hxb-relayd" ] || { echo "SKIP: hxb-relayd not built (clang, libbpf-dev)"; exit 77; }

@@ -1,5 +1,6 @@
 #!/bin/bash
-# Real UCX clients over hxb between two testbed nodes (2 raw rails):
+# Real UCX clients over hxb between two testbed nodes (2 rails; UDP, as
+# the jobs run as an ordinary user, HXB_TEST_USER; raw and UDP as root):
 # ucx_perftest UCT tests (am_lat, am_bw bcopy/zcopy, put_lat short/bcopy,
 # put_bw short/bcopy/zcopy, get bcopy/zcopy, fadd, cswap, add_mr) with -x hxb and UCP tests (tag_lat, tag_bw
 # eager and rendezvous, stream_bw, ucp_put_lat, ucp_put_bw, ucp_get,
@@ -7,24 +8,45 @@
 # on hxb's own put/get and atomics ("rma" and "amo" lanes), not emulated by
 # active messages. Each must complete and report its figures. Then UCP
 # with peer error handling must still use the GET rendezvous (verified data).
+# The job processes run as the user with no capability (checked on the
+# perftest servers and hxb-ucp-test), and the user's way onto other nodes,
+# hxb-rsh through sudo, gives the user's identity there, not root's.
 TNAME=t10
 . "$(dirname "$0")/lib.sh"
 tb_up --grid 2 --rails 2
+
+if [ "$HXB_TEST_USER" != root ]; then
+    u=$(id -u "$HXB_TEST_USER")
+    # shellcheck disable=SC2016  # expanded on n1
+    r=$(on_user n0 "$top/contrib/testbed/hxb-rsh" n1 'echo $(id -u) $(hostname) $(grep CapEff /proc/self/status | cut -f2)' 2>&1) ||
+        fail "hxb-rsh as $HXB_TEST_USER: $r"
+    [ "$r" = "$u n1 0000000000000000" ] || fail "hxb-rsh as $HXB_TEST_USER ran as '$r', not as uid $u on n1 without capabilities"
+    ! on_user n0 sudo -n true 2>/dev/null || fail "$HXB_TEST_USER may run anything as root with sudo"
+    # sudo also accepts hxb-rsh under another path of the same file (a link
+    # of the same name): that must not give root either
+    # shellcheck disable=SC2016  # expanded by the user's shell on n0
+    r=$(on_user n0 sh -c 'd=$(mktemp -d) && ln -s "$1" "$d/hxb-rsh" && sudo -n "$d/hxb-rsh" n1 id -u; rm -rf "$d"' sh \
+        "$top/contrib/testbed/hxb-rsh" 2>&1) || true
+    [ "$r" = "$u" ] || fail "hxb-rsh through a link of $HXB_TEST_USER's ran as '$r', not as uid $u"
+    note "hxb-rsh n1 as $HXB_TEST_USER: uid $u on n1, no capabilities; sudo allows nothing else"
+fi
 
 perf() {
     local name=$1; shift
     local port=$((20000 + RANDOM % 20000))
     # shellcheck disable=SC2046
-    on n0 timeout 60 $(hxb_env $EXTRA_ENV) $PERFTEST -p $port "$@" > "$LOG/$name.srv" 2>&1 &
+    on_user n0 timeout 60 $(hxb_env $EXTRA_ENV) $PERFTEST -p $port "$@" > "$LOG/$name.srv" 2>&1 &
     local srv=$!
     wait_listen n0 $port
+    [ -n "$checked" ] || { assert_unprivileged ucx_perftest 1 $srv; checked=1; }
     # shellcheck disable=SC2046
-    on n1 timeout 60 $(hxb_env $EXTRA_ENV) $PERFTEST 198.18.0.1 -p $port "$@" > "$LOG/$name.cli" 2>&1 ||
+    on_user n1 timeout 60 $(hxb_env $EXTRA_ENV) $PERFTEST 198.18.0.1 -p $port "$@" > "$LOG/$name.cli" 2>&1 ||
         fail "$name: $(grep -h -i error "$LOG/$name.cli" "$LOG/$name.srv" | head -2)"
     wait $srv || fail "$name: server failed"
     grep -q "^Final:" "$LOG/$name.cli" || fail "$name: no result"
     note "$name: $(grep '^Final:' "$LOG/$name.cli" | awk '{printf "lat %s us, %s MB/s", $4, $7}')"
 }
+checked=
 perf am_lat       -t am_lat -x hxb -d hxb0 -n 20000
 perf am_bw_bcopy  -t am_bw -x hxb -d hxb0 -D bcopy -s 60000 -n 5000
 perf am_bw_zcopy  -t am_bw -x hxb -d hxb0 -D zcopy -s 60000 -n 5000
@@ -66,7 +88,7 @@ perf ucp_cswap    -t ucp_cswap -n 20000
 # instead of a few control AMs). UCX_RNDV_THRESH makes 1 MiB a rendezvous
 # size whatever UCP estimates for these unlimited rails.
 n=200
-EXTRA_ENV=UCX_RNDV_THRESH=65536 ucp_pair rndv -f -m 1048576 -w 8 -n $n -t 60
+CHECK_UNPRIV=1 EXTRA_ENV=UCX_RNDV_THRESH=65536 ucp_pair rndv -f -m 1048576 -w 8 -n $n -t 60
 grep -q "ok: $n messages sent, $n received and verified" "$LOG/rndv.cli" ||
     fail "rndv with peer error handling: not every message verified"
 ams=$(stat "$LOG/rndv.cli" am_delivered)

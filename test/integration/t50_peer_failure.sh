@@ -6,10 +6,10 @@ TNAME=t50
 tb_up --grid 2 --rails 2 --rate 1gbit
 port=$((20000 + RANDOM % 20000))
 # shellcheck disable=SC2046
-on n0 $(hxb_env UCX_HXB_PEER_TIMEOUT=2s UCX_KEEPALIVE_INTERVAL=500ms) "$HXB_BIN/hxb-ucp-test" -p $port -n 100000 -t 100 > "$LOG/srv" 2>&1 &
+on_user n0 $(hxb_env UCX_HXB_PEER_TIMEOUT=2s UCX_KEEPALIVE_INTERVAL=500ms) "$HXB_BIN/hxb-ucp-test" -p $port -n 100000 -t 100 > "$LOG/srv" 2>&1 &
 srv=$!
 # shellcheck disable=SC2046
-on n1 $(hxb_env UCX_HXB_PEER_TIMEOUT=2s UCX_KEEPALIVE_INTERVAL=500ms) "$HXB_BIN/hxb-ucp-test" -c 198.18.0.1 -p $port -n 100000 -t 100 > "$LOG/cli" 2>&1 &
+on_user n1 $(hxb_env UCX_HXB_PEER_TIMEOUT=2s UCX_KEEPALIVE_INTERVAL=500ms) "$HXB_BIN/hxb-ucp-test" -c 198.18.0.1 -p $port -n 100000 -t 100 > "$LOG/cli" 2>&1 &
 cli=$!
 sleep 2
 node_kill n1 KILL hxb-ucp-test || fail "client was not running"

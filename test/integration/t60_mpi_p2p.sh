@@ -1,5 +1,8 @@
 #!/bin/bash
-# Unmodified MPI programs over hxb between two testbed nodes (2 raw rails):
+# Unmodified MPI programs over hxb between two testbed nodes (2 rails; UDP
+# as the jobs run as an ordinary user, HXB_TEST_USER; mpirun, Open MPI's
+# daemons and the ranks run as that user with no capability, checked on
+# the 4-rank run):
 # hxb-mpi-p2p checks every point-to-point path (0 B to 64 MiB across the
 # eager/rendezvous boundaries, any-source, probe, non-blocking, derived
 # datatypes, many outstanding requests; every message verified)
@@ -45,7 +48,7 @@ ucx() {
 ob1 ob1_rget        2 send,put,get
 ob1 ob1_put         2 send,put -m 16777216
 ob1 ob1_send        2 send     -m 16777216
-ob1 ob1_4ranks      4 send,put,get -m 16777216
+CHECK_RANKS="hxb-mpi-p2p 4" ob1 ob1_4ranks 4 send,put,get -m 16777216
 ucx ucx
 "$TB" fault --name "$TNAME" --loss 1 > "$LOG/fault" 2>&1 || fail "fault injection"
 ob1 ob1_rget_loss1  2 send,put,get

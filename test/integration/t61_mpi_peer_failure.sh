@@ -10,7 +10,8 @@ tb_up --grid 2 --rails 2
 
 COMP_PATH=$(ompi_comp_path)
 
-on n0 env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+# shellcheck disable=SC2046
+on_user n0 env $(ompi_root_env) \
     timeout 60 mpirun --mca plm_rsh_agent "$top/contrib/testbed/hxb-rsh" \
     --hostfile "/run/hxb/$TNAME/hostfile" --map-by node --bind-to none \
     --mca mpi_yield_when_idle 1 --mca oob_tcp_if_include mgmt \

@@ -29,12 +29,17 @@ relay_up
 COMP_PATH=$(ompi_comp_path)
 
 # hpcc reads hpccinf.txt from and writes hpccoutf.txt to its working directory
+# (a directory of the job's user: the ranks run as HXB_TEST_USER; the log
+# directory is only traversed)
 RUN=$LOG/run
 mkdir -p "$RUN"
 cp "$top/test/integration/hpccinf.txt" "$RUN/hpccinf.txt"
+chown -R "$HXB_TEST_USER:" "$RUN"
+chmod o+x "$LOG"
 OUT=$RUN/hpccoutf.txt
 start=$(date +%s)
-on n0 env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+# shellcheck disable=SC2046
+on_user n0 env $(ompi_root_env) \
     timeout "${T63_TIMEOUT:-300}" mpirun --mca plm_rsh_agent "$top/contrib/testbed/hxb-rsh" \
     --hostfile "/run/hxb/$TNAME/hostfile" --map-by node --bind-to none -np "$NODES" \
     --wdir "$RUN" \

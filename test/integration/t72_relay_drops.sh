@@ -11,6 +11,8 @@ TNAME=${TNAME:-r72}    # a run may name its own testbed
 . "$(dirname "$0")/lib.sh"
 tb_up --grid 2x2x2 --rails 1
 relay_up
+# (the injector writes raw frames, as root: it plays a broken or hostile
+# sender on the wire, not a job; the job at the end is the user's)
 inj="$top/test/integration/inject_relay_frames.py"
 mac() { awk -v n="$1" -v i="$2" '$1 == "iface" && $2 == n && $5 == i {print $6}' "$TOPO"; }
 # from n0 on x0 to relay n1: node 4000 is outside the 2x2x2 grid
@@ -46,7 +48,7 @@ except socket.timeout: print("nothing")' > "$LOG/listen" 2>&1 &
 listener=$!
 for _ in $(seq 50); do on n3 ss -Huln "sport = :1000" | grep -q . && break; sleep 0.1; done
 on n3 ss -Huln "sport = :1000" | grep -q . || fail "the listener on n3 port 1000 did not start"
-uinj() { on n0 runuser -u nobody -- python3 "$inj" --udp "$(ip_of n1 x0)" "$@" >> "$LOG/inject" 2>&1 ||
+uinj() { on_user n0 python3 "$inj" --udp "$(ip_of n1 x0)" "$@" >> "$LOG/inject" 2>&1 ||
              fail "inject (udp): $(tail -2 "$LOG/inject")"; }
 uinj 4000 8 2         # outside the grid
 uinj 7 2 4 40000      # hop limit runs out at n3

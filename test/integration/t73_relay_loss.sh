@@ -22,11 +22,11 @@ SRV=n1 CLI=n10 ucp_pair mid -n 200 -m 262144 -t 180 -s 22
 # UCT: active messages across two relays
 port=$((20000 + RANDOM % 20000))
 # shellcheck disable=SC2046
-on n0 timeout 60 $(hxb_env) $PERFTEST -p $port -t am_bw -x hxb -d hxb0 -D zcopy -s 60000 -n 2000 > "$LOG/uct.srv" 2>&1 &
+on_user n0 timeout 60 $(hxb_env) $PERFTEST -p $port -t am_bw -x hxb -d hxb0 -D zcopy -s 60000 -n 2000 > "$LOG/uct.srv" 2>&1 &
 srv=$!
 wait_listen n0 $port
 # shellcheck disable=SC2046
-on n11 timeout 60 $(hxb_env) $PERFTEST 198.18.0.1 -p $port -t am_bw -x hxb -d hxb0 -D zcopy -s 60000 -n 2000 \
+on_user n11 timeout 60 $(hxb_env) $PERFTEST 198.18.0.1 -p $port -t am_bw -x hxb -d hxb0 -D zcopy -s 60000 -n 2000 \
     > "$LOG/uct.cli" 2>&1 || fail "uct am_bw: $(grep -h -i error "$LOG/uct.cli" "$LOG/uct.srv" | head -2)"
 wait $srv || fail "uct am_bw: server failed"
 grep -q "^Final:" "$LOG/uct.cli" || fail "uct am_bw: no result"

@@ -13,10 +13,10 @@ tb_up --grid 2x2x2 --rails 1
 no_relay() {
     local port=$((20000 + RANDOM % 20000))
     # shellcheck disable=SC2046
-    on n0 $(hxb_env) "$HXB_BIN/hxb-ucp-test" -p $port -n 10 -t 15 > "$LOG/$1.srv" 2>&1 &
+    on_user n0 $(hxb_env) "$HXB_BIN/hxb-ucp-test" -p $port -n 10 -t 15 > "$LOG/$1.srv" 2>&1 &
     local srv=$!
     # shellcheck disable=SC2046
-    on n3 $(hxb_env) timeout 30 "$HXB_BIN/hxb-ucp-test" -c 198.18.0.1 -p $port -n 10 -t 15 \
+    on_user n3 $(hxb_env) timeout 30 "$HXB_BIN/hxb-ucp-test" -c 198.18.0.1 -p $port -n 10 -t 15 \
         > "$LOG/$1.cli" 2>&1 && fail "$1: n3 reached n0 without any relay running"
     wait $srv || true      # it fails too, or ends at its -t alarm
     grep -q "hxb-relayd does not run on this node" "$LOG/$1.cli" "$LOG/$1.srv" ||
