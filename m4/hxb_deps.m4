@@ -78,6 +78,11 @@ AC_DEFUN([HXB_CHECK_OMPI], [
   AM_CONDITIONAL([HAVE_OMPI], [test "$have_ompi" = yes])
   AM_CONDITIONAL([HAVE_OMPI_BTL], [test "$have_ompi_btl" = yes])
 ])
+# liburing: hxb-udp-pingpong's io_uring mode (a benchmark only)
+AC_DEFUN([HXB_CHECK_URING], [
+  PKG_CHECK_MODULES([LIBURING], [liburing >= 2.2], [have_liburing=yes], [have_liburing=no])
+  AM_CONDITIONAL([HAVE_LIBURING], [test "$have_liburing" = yes])
+])
 # The relay daemon: libbpf (tc attach) and clang for the BPF target.
 AC_DEFUN([HXB_CHECK_RELAY], [
   AC_PATH_PROG([BPF_CLANG], [clang], [])

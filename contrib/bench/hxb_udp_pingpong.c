@@ -1,0 +1,317 @@
+/* hxb-udp-pingpong: the floor of a UDP round trip on this host, by how the
+ * receiver waits, to decide how hxb's UDP rails should poll (issue 25's
+ * latency target, issue 26's idle pass). Not a test: it prints figures.
+ *
+ *   server: hxb-udp-pingpong -s ADDR PORT [-m MODE]
+ *   client: hxb-udp-pingpong -c ADDR PORT PEER_ADDR PEER_PORT [-m MODE] [-n N]
+ *
+ * Both sides busy-poll as hxb's progress does. MODE:
+ *   recvmmsg  one recvmmsg(MSG_DONTWAIT) per pass, as hxb_rail_udp.c
+ *   recvmsg   one recvmsg(MSG_DONTWAIT) per pass
+ *   uring     io_uring multishot recvmsg into a provided buffer ring; a pass
+ *             reads the completion queue in memory: no system call while
+ *             nothing arrived (the kernel interrupts the process to complete
+ *             a receive; PP_TASKRUN=defer: it completes when asked, a call)
+ *   tcp       a TCP connection instead, one recv(MSG_DONTWAIT) per pass (the
+ *             kernel path UCX's tcp transport takes), for comparison
+ * Sends are sendto() of 52 bytes (an hxb header and an 8-byte message).
+ * The client prints the median and mean half round trip in microseconds. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <arpa/inet.h>
+#include <errno.h>
+#include <sys/mman.h>
+#include <liburing.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#define LEN      52
+#define NBUF     64
+#define BUFSZ    2048
+#define BGID     7
+
+typedef struct pp {
+    int mode, fd;
+    struct io_uring ring;
+    struct io_uring_buf_ring *br;
+    uint8_t *bufs;
+    struct msghdr mh;
+} pp_t;
+
+enum { M_RECVMMSG, M_RECVMSG, M_URING, M_TCP };
+
+static double now_us(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e6 + ts.tv_nsec * 1e-3;
+}
+
+static void arm(pp_t *p)
+{
+    struct io_uring_sqe *sqe = io_uring_get_sqe(&p->ring);
+
+    io_uring_prep_recvmsg_multishot(sqe, p->fd, &p->mh, 0);
+    sqe->flags |= IOSQE_BUFFER_SELECT;
+    sqe->buf_group = BGID;
+    io_uring_submit(&p->ring);
+}
+
+static int uring_init(pp_t *p)
+{
+    struct io_uring_params par;
+    int i, ret;
+
+    memset(&par, 0, sizeof(par));
+    /* by default the kernel interrupts us to complete a receive (task
+     * work with a signal): the completion then waits in memory. With
+     * PP_TASKRUN=defer it completes only when we ask (a system call). */
+    if (getenv("PP_TASKRUN") && !strcmp(getenv("PP_TASKRUN"), "defer")) {
+        par.flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
+    }
+    ret = io_uring_queue_init_params(64, &p->ring, &par);
+    if (ret < 0) {
+        fprintf(stderr, "io_uring_queue_init: %s\n", strerror(-ret));
+        return -1;
+    }
+    {   /* liburing 2.3 has no io_uring_setup_buf_ring: by hand */
+        struct io_uring_buf_reg reg;
+        p->br = mmap(NULL, NBUF * sizeof(struct io_uring_buf), PROT_READ | PROT_WRITE,
+                     MAP_ANONYMOUS | MAP_PRIVATE, -1, 0);
+        if (p->br == MAP_FAILED) {
+            return -1;
+        }
+        io_uring_buf_ring_init(p->br);
+        memset(&reg, 0, sizeof(reg));
+        reg.ring_addr = (unsigned long)p->br;
+        reg.ring_entries = NBUF;
+        reg.bgid = BGID;
+        ret = io_uring_register_buf_ring(&p->ring, &reg, 0);
+        if (ret < 0) {
+            fprintf(stderr, "buf ring: %s\n", strerror(-ret));
+            return -1;
+        }
+    }
+    p->bufs = malloc((size_t)NBUF * BUFSZ);
+    for (i = 0; i < NBUF; i++) {
+        io_uring_buf_ring_add(p->br, p->bufs + (size_t)i * BUFSZ, BUFSZ, i,
+                              io_uring_buf_ring_mask(NBUF), i);
+    }
+    io_uring_buf_ring_advance(p->br, NBUF);
+    memset(&p->mh, 0, sizeof(p->mh));
+    p->mh.msg_namelen = sizeof(struct sockaddr_in);
+    arm(p);
+    return 0;
+}
+
+/* one pass: 1 if a datagram came, 0 if not */
+static int poll_once(pp_t *p)
+{
+    static uint8_t buf[BUFSZ];
+    struct io_uring_cqe *cqe;
+    struct mmsghdr m;
+    struct iovec iov = {buf, sizeof(buf)};
+    int got = 0;
+
+    switch (p->mode) {
+    case M_RECVMMSG:
+        memset(&m, 0, sizeof(m));
+        m.msg_hdr.msg_iov = &iov;
+        m.msg_hdr.msg_iovlen = 1;
+        return recvmmsg(p->fd, &m, 1, MSG_DONTWAIT, NULL) == 1;
+    case M_TCP: {
+        static size_t have;
+        ssize_t r = recv(p->fd, buf + have, LEN - have, MSG_DONTWAIT);
+        if (r > 0 && (have += (size_t)r) == LEN) {
+            have = 0;
+            return 1;
+        }
+        return 0;
+    }
+    case M_RECVMSG:
+        memset(&m, 0, sizeof(m));
+        m.msg_hdr.msg_iov = &iov;
+        m.msg_hdr.msg_iovlen = 1;
+        return recvmsg(p->fd, &m.msg_hdr, MSG_DONTWAIT) > 0;
+    default:
+        if (io_uring_peek_cqe(&p->ring, &cqe) != 0) {
+            if (!(p->ring.flags & IORING_SETUP_DEFER_TASKRUN)) {
+                return 0;                   /* a memory read, no call */
+            }
+            io_uring_get_events(&p->ring);  /* deferred: one call */
+            if (io_uring_peek_cqe(&p->ring, &cqe) != 0) {
+                return 0;
+            }
+        }
+        if (cqe->res >= 0 && (cqe->flags & IORING_CQE_F_BUFFER)) {
+            unsigned bid = cqe->flags >> IORING_CQE_BUFFER_SHIFT;
+            io_uring_buf_ring_add(p->br, p->bufs + (size_t)bid * BUFSZ, BUFSZ, bid,
+                                  io_uring_buf_ring_mask(NBUF), 0);
+            io_uring_buf_ring_advance(p->br, 1);
+            got = 1;
+        }
+        if (!(cqe->flags & IORING_CQE_F_MORE)) {
+            io_uring_cqe_seen(&p->ring, cqe);
+            arm(p);
+            return got;
+        }
+        io_uring_cqe_seen(&p->ring, cqe);
+        return got;
+    }
+}
+
+static int sock_at(const char *addr, int port, struct sockaddr_in *sa)
+{
+    int fd = socket(AF_INET, SOCK_DGRAM, 0);
+
+    memset(sa, 0, sizeof(*sa));
+    sa->sin_family = AF_INET;
+    sa->sin_port = htons(port);
+    inet_pton(AF_INET, addr, &sa->sin_addr);
+    if (fd < 0 || bind(fd, (struct sockaddr *)sa, sizeof(*sa)) < 0) {
+        perror("bind");
+        exit(1);
+    }
+    return fd;
+}
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+int main(int argc, char **argv)
+{
+    static uint8_t msg[LEN];
+    struct sockaddr_in me, peer, from;
+    socklen_t fl;
+    int server = 0, n = 100000, i, opt;
+    const char *mode = "recvmmsg";
+    double *rt, t0, sum = 0;
+    pp_t p;
+
+    while ((opt = getopt(argc, argv, "scm:n:")) != -1) {
+        switch (opt) {
+        case 's': server = 1; break;
+        case 'c': server = 0; break;
+        case 'm': mode = optarg; break;
+        case 'n': n = atoi(optarg); break;
+        default: return 2;
+        }
+    }
+    if (argc - optind < (server ? 2 : 4)) {
+        fprintf(stderr, "usage: %s -s ADDR PORT | -c ADDR PORT PEER PEERPORT [-m recvmmsg|recvmsg|uring] [-n N]\n",
+                argv[0]);
+        return 2;
+    }
+    memset(&p, 0, sizeof(p));
+    p.mode = !strcmp(mode, "uring") ? M_URING : !strcmp(mode, "recvmsg") ? M_RECVMSG :
+             !strcmp(mode, "tcp") ? M_TCP : M_RECVMMSG;
+    if (p.mode == M_TCP) {
+        int one = 1, l;
+        memset(&me, 0, sizeof(me));
+        me.sin_family = AF_INET;
+        me.sin_port = htons(atoi(argv[optind + 1]));
+        inet_pton(AF_INET, argv[optind], &me.sin_addr);
+        l = socket(AF_INET, SOCK_STREAM, 0);
+        setsockopt(l, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+        if (bind(l, (struct sockaddr *)&me, sizeof(me)) < 0) {
+            perror("bind");
+            return 1;
+        }
+        if (server) {
+            listen(l, 1);
+            p.fd = accept(l, NULL, NULL);
+        } else {
+            memset(&peer, 0, sizeof(peer));
+            peer.sin_family = AF_INET;
+            peer.sin_port = htons(atoi(argv[optind + 3]));
+            inet_pton(AF_INET, argv[optind + 2], &peer.sin_addr);
+            if (connect(l, (struct sockaddr *)&peer, sizeof(peer)) < 0) {
+                perror("connect");
+                return 1;
+            }
+            p.fd = l;
+        }
+        setsockopt(p.fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+        if (server) {
+            for (;;) {
+                if (poll_once(&p)) {
+                    send(p.fd, msg, LEN, 0);
+                }
+            }
+        }
+    } else {
+        p.fd = sock_at(argv[optind], atoi(argv[optind + 1]), &me);
+    }
+    if (p.mode == M_URING && uring_init(&p) < 0) {
+        return 1;
+    }
+    if (server && p.mode != M_TCP) {
+        /* answer every datagram to its sender, for ever (killed by the caller) */
+        for (;;) {
+            if (p.mode == M_URING) {
+                /* the sender's address: the first datagram by recvfrom */
+                static int known;
+                if (!known) {
+                    fl = sizeof(from);
+                    if (recvfrom(p.fd, msg, sizeof(msg), MSG_DONTWAIT, (struct sockaddr *)&from,
+                                 &fl) > 0) {
+                        known = 1;
+                        sendto(p.fd, msg, LEN, 0, (struct sockaddr *)&from, sizeof(from));
+                    }
+                    continue;
+                }
+                if (poll_once(&p)) {
+                    sendto(p.fd, msg, LEN, 0, (struct sockaddr *)&from, sizeof(from));
+                }
+                continue;
+            }
+            fl = sizeof(from);
+            if (recvfrom(p.fd, msg, sizeof(msg), MSG_DONTWAIT, (struct sockaddr *)&from, &fl) > 0) {
+                sendto(p.fd, msg, LEN, 0, (struct sockaddr *)&from, sizeof(from));
+            }
+        }
+    }
+    if (p.mode != M_TCP) {
+        memset(&peer, 0, sizeof(peer));
+        peer.sin_family = AF_INET;
+        peer.sin_port = htons(atoi(argv[optind + 3]));
+        inet_pton(AF_INET, argv[optind + 2], &peer.sin_addr);
+    }
+    rt = calloc((size_t)n, sizeof(*rt));
+    for (i = -1000; i < n; i++) {         /* 1000 warm-up round trips */
+        double deadline;
+        t0 = now_us();
+        deadline = t0 + 1e6;
+        if (p.mode == M_TCP) {
+            send(p.fd, msg, LEN, 0);
+        } else {
+            sendto(p.fd, msg, LEN, 0, (struct sockaddr *)&peer, sizeof(peer));
+        }
+        while (!poll_once(&p)) {
+            if (now_us() > deadline) {
+                fprintf(stderr, "no answer within 1 s\n");
+                return 1;
+            }
+        }
+        if (i >= 0) {
+            rt[i] = (now_us() - t0) / 2;
+            sum += rt[i];
+        }
+    }
+    qsort(rt, (size_t)n, sizeof(*rt), cmp);
+    printf("%s: half round trip median %.2f us, mean %.2f us, p99 %.2f us (%d)\n", mode,
+           rt[n / 2], sum / n, rt[n * 99 / 100], n);
+    return 0;
+}
