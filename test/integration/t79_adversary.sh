@@ -106,16 +106,16 @@ sleep 0.5
 EXTRA_ENV=$UDP_ENV ucp_pair earlier -n 200 -m 200000 -t 60
 wait $CAP_PID || fail "earlier run: capture: $(cat "$CAP/earlier.cap.log")"
 note "earlier run: $(cat "$CAP/earlier.cap.log")"
-# ucp_job NAME ENV...: a long verified exchange in the background
+# ucp_job NAME COUNT ENV...: a long verified exchange in the background
 ucp_job() {
-    local name=$1 port=$((20000 + RANDOM % 20000)); shift
+    local name=$1 n=$2 port=$((20000 + RANDOM % 20000)); shift 2
     # shellcheck disable=SC2046
-    on n0 $(hxb_env "$@") timeout 170 "$HXB_BIN/hxb-ucp-test" -p $port -n 2500 -m 2000000 -t 160 > "$LOG/$name.srv" 2>&1 &
+    on n0 $(hxb_env "$@") timeout 170 "$HXB_BIN/hxb-ucp-test" -p $port -n $n -m 2000000 -t 160 > "$LOG/$name.srv" 2>&1 &
     SRV_PID=$!
     wait_listen n0 $port
     # shellcheck disable=SC2046
     on n1 $(hxb_env "$@") timeout 170 "$HXB_BIN/hxb-ucp-test" -c 198.18.0.1 \
-        -p $port -n 2500 -m 2000000 -t 160 > "$LOG/$name.cli" 2>&1 &
+        -p $port -n $n -m 2000000 -t 160 > "$LOG/$name.cli" 2>&1 &
     CLI_PID=$!
 }
 ucp_done() {
@@ -127,7 +127,7 @@ ucp_done() {
     note "$name: verified: $(grep -h 'hxb_ucp_test: ok' "$LOG/$name.cli" | sed 's/hxb_ucp_test: ok: //')"
 }
 t0=$SECONDS
-ucp_job ucp $UDP_ENV
+ucp_job ucp 2500 $UDP_ENV
 sleep 1
 capture 2 "$CAP/ucp.cap"
 wait $CAP_PID || fail "ucp: capture: $(cat "$CAP/ucp.cap.log")"
@@ -145,7 +145,7 @@ note "ucp: $((SECONDS - t0)) s"
 # them, so 8.9's challenge must stop them: unproven, no reset), and
 # malformed datagrams; forged frames with a guessed tag still fail it
 t0=$SECONDS
-ucp_job ucp_off $UDP_ENV UCX_HXB_AUTH=off
+ucp_job ucp_off 8000 $UDP_ENV UCX_HXB_AUTH=off
 sleep 1
 capture 2 "$CAP/ucp_off.cap"
 wait $CAP_PID || fail "ucp_off: capture: $(cat "$CAP/ucp_off.cap.log")"
