@@ -14,8 +14,9 @@
 #     (IP-fragmented by the kernel) and hand-fragmented datagrams (complete
 #     and never completed), forged HELLOs, and a port scan of both rails'
 #     addresses over the whole ephemeral range.
-#  2. MPI (hxb-mpi-p2p, ob1 + btl hxb, dual rails: raw frames and UDP): the
-#     same on raw frames and datagrams; the earlier run had another job key.
+#  2. (not yet: an MPI job, hxb-mpi-p2p over ob1 + btl hxb on dual rails,
+#     raw frames as well as datagrams; hxb_adversary.py sends raw frames
+#     with the hxb checksum recomputed already, the test does not run it)
 #  3. UCP with authentication off: what must hold without it (replays are
 #     duplicates, an earlier run's frames miss the destination, a forged
 #     new epoch is never believed without the challenge's answer: 8.9).
