@@ -21,6 +21,7 @@
  * back. Without the file HELLOs are not authenticated (said at start).
  * Runs until SIGTERM or SIGINT, then detaches the program. */
 #include "hxb_auth.h"
+#include "hxb_relay_hello.h"
 #include "hxb_relay_maps.h"
 #include "hxb_relay_mark.h"
 #include "hxb_route.h"
@@ -62,16 +63,6 @@ typedef struct relay_if {
     int      hook_created, attached;
 } relay_if_t;
 
-/* a neighbour on one of our rails */
-typedef struct relay_nbr {
-    int      node, dim, rail;
-    uint8_t  mac[6];
-    double   heard;          /* last HELLO, 0 = never */
-    double   period;         /* its HELLO period (s), 0 = not heard yet */
-    int      alive;
-    uint32_t epoch, seq;     /* of its last HELLO taken: later ones only */
-} relay_nbr_t;
-
 #define HXB_CLUSTER_KEY "/etc/hxb/cluster.key"
 
 /* HELLO authentication: the cluster key, and what was refused */
@@ -81,16 +72,6 @@ static struct {
     uint32_t epoch, seq;     /* ours: start time (ms), HELLOs sent */
     unsigned long rejected;  /* HELLOs with a wrong tag, or replayed */
 } g_hello;
-
-/* the HELLO's tag: SipHash of its header (tag 0) and extension */
-static uint64_t hello_tag(const hxb_hdr_t *h, const hxb_hello_ext_t *x)
-{
-    hxb_hdr_t c = *h;
-    struct iovec iov[2] = {{&c, sizeof(c)}, {(void *)x, sizeof(*x)}};
-
-    c.tag = 0;
-    return hxb_siphash(g_hello.key, iov, 2);
-}
 
 /* Read the cluster key: a file of at least 16 bytes that only root may
  * read or write. 0 and the key set, 1 if the file does not exist (HELLOs
@@ -228,7 +209,7 @@ static void send_hello(relay_if_t *rif, int node, unsigned interval_ms)
     if (g_hello.on) {
         f.h.src_epoch = g_hello.epoch;
         f.h.seq = ++g_hello.seq;
-        f.h.tag = hello_tag(&f.h, &f.x);
+        f.h.tag = hxb_relay_hello_tag(g_hello.key, &f.h, &f.x);
     }
     memset(&sll, 0, sizeof(sll));
     sll.sll_family   = AF_PACKET;
@@ -240,28 +221,15 @@ static void send_hello(relay_if_t *rif, int node, unsigned interval_ms)
            sizeof(sll));   /* best effort: a rail that is down says nothing */
 }
 
-static relay_nbr_t *find_nbr(relay_nbr_t *nb, int n, int node, int dim, int rail)
-{
-    int i;
-
-    for (i = 0; i < n; i++) {
-        if (nb[i].node == node && nb[i].dim == dim && nb[i].rail == rail) {
-            return &nb[i];
-        }
-    }
-    return NULL;
-}
-
 static void recv_hellos(relay_if_t *rif, relay_nbr_t *nb, int nnb, double t)
 {
     uint8_t buf[256];
     struct sockaddr_ll from;
     socklen_t fl;
-    const hxb_hdr_t *h = (const void *)buf;
-    const hxb_hello_ext_t *x = (const void *)(h + 1);
+    const hxb_hello_ext_t *x = (const void *)(buf + sizeof(hxb_hdr_t));
     relay_nbr_t *n;
     ssize_t len;
-    int errs = 0;
+    int errs = 0, v;
 
     for (;;) {
         fl  = sizeof(from);
@@ -274,45 +242,28 @@ static void recv_hellos(relay_if_t *rif, relay_nbr_t *nb, int nnb, double t)
             }
             continue;
         }
-        if ((size_t)len < sizeof(*h) + sizeof(*x) || h->version != HXB_VERSION ||
-            h->kind != HXB_K_HELLO || x->dim != rif->ti->dim ||
-            x->rail != rif->ti->rail) {
-            continue;   /* not a HELLO of this rail's line: ignore */
-        }
-        n = find_nbr(nb, nnb, h->src_node, x->dim, x->rail);
-        if (n == NULL || (size_t)len != sizeof(*h) + sizeof(*x) ||
-            h->dst_node != HXB_NODE_NONE) {
+        /* the checks: hxb_relay_hello.c */
+        v = hxb_relay_hello_check(buf, (size_t)len, rif->ti->dim, rif->ti->rail,
+                                  from.sll_addr, from.sll_halen, nb, nnb,
+                                  g_hello.on ? g_hello.key : NULL, &n);
+        if (v == HXB_HELLO_IGNORED) {
             continue;
         }
-        /* the node it claims to be must also be the one the topology puts
-         * there: a HELLO from another address (a misconfigured daemon, a
-         * stranger on the switch) must not keep a dead neighbour alive */
-        if (from.sll_halen != 6 || memcmp(from.sll_addr, n->mac, 6)) {
+        if (v == HXB_HELLO_OTHER_MAC) {
             if (g_verbose) {
                 logmsg("HELLO for node %d on %c%d from another MAC: ignored",
                        n->node, dimname[n->dim], n->rail);
             }
             continue;
         }
-        /* with a cluster key: its MAC, and later than the last one taken
-         * (a restarted daemon has a later epoch, its start time; one whose
-         * clock stepped back stays unheard until we restart too: a replay
-         * must never revive a neighbour). The first one heard is taken as
-         * it is: a neighbour never heard counts as alive anyway. */
-        if (g_hello.on) {
-            int later = !n->heard || h->src_epoch > n->epoch ||
-                        (h->src_epoch == n->epoch && h->seq > n->seq);
-            if (h->tag != hello_tag(h, x) || !later) {
-                g_hello.rejected++;
-                if (g_verbose) {
-                    logmsg("HELLO for node %d on %c%d %s: ignored", n->node,
-                           dimname[n->dim], n->rail,
-                           h->tag != hello_tag(h, x) ? "with a wrong tag" : "replayed");
-                }
-                continue;
+        if (v != HXB_HELLO_TAKEN) {
+            g_hello.rejected++;
+            if (g_verbose) {
+                logmsg("HELLO for node %d on %c%d %s: ignored", n->node,
+                       dimname[n->dim], n->rail,
+                       v == HXB_HELLO_BAD_TAG ? "with a wrong tag" : "replayed");
             }
-            n->epoch = h->src_epoch;
-            n->seq = h->seq;
+            continue;
         }
         if (!n->alive && n->heard && g_verbose) {
             logmsg("neighbour %d on %c%d is back", n->node, dimname[n->dim], n->rail);
@@ -385,7 +336,7 @@ static int pick_port(const hxb_topo_t *t, relay_if_t *ifs, int nifs,
                 break;
             }
         }
-        n = (i < nifs) ? find_nbr(nb, nnb, node, dim, r) : NULL;
+        n = (i < nifs) ? hxb_relay_find_nbr(nb, nnb, node, dim, r) : NULL;
         if (n && n->alive) {
             memset(port, 0, sizeof(*port));
             port->ifindex = ifs[i].ifindex;
