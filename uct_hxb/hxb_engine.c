@@ -329,7 +329,7 @@ static void engine_rx_cb(void *arg, hxb_rail_t *rail, void *data, size_t size,
     hxb_hdr_t *h = data;
     hxb_peer_t *p;
     uint32_t ack;
-    int why, busy;
+    int why, busy, known;
 
     why = hxb_frame_check(data, size, &e->auth);
     if (why == HXB_DROP_MAX) {
@@ -365,10 +365,19 @@ static void engine_rx_cb(void *arg, hxb_rail_t *rail, void *data, size_t size,
         hxb_peer_restart(p, h->src_epoch);
     }
     p->last_rx = e->now;
-    engine_learn_addr(p, rail, src);
+    /* Where the peer is on this rail: from its first frame here, then only
+     * from sequenced frames not seen before. A genuine frame replayed by
+     * someone else passes every check up to the duplicate test; learned
+     * from, it would send our frames to the replayer. */
+    known = (p->rail_mask >> rail->index) & 1;
+    if (!known) {
+        engine_learn_addr(p, rail, src);
+    }
     busy = (h->flags & HXB_F_BUSY) != 0;
     ack = h->ack;
-    hxb_rx_frame(p, rail, h, size);
+    if (hxb_rx_frame(p, rail, h, size) && known) {
+        engine_learn_addr(p, rail, src);
+    }
     hxb_peer_busy_rcvd(p, busy, ack);     /* after its ack is taken in */
 }
 

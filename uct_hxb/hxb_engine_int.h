@@ -551,7 +551,7 @@ void hxb_rma_cancel(hxb_peer_t *p, void *owner);
 int  hxb_atomic_rcvd(hxb_peer_t *p, const hxb_hdr_t *h);
 
 /* hxb_rx.c: dispatch by kind, the receive window, delivery in order */
-void hxb_rx_frame(hxb_peer_t *p, hxb_rail_t *rail, hxb_hdr_t *h, size_t size);
+int  hxb_rx_frame(hxb_peer_t *p, hxb_rail_t *rail, hxb_hdr_t *h, size_t size);
 void hxb_rx_reset(hxb_peer_t *p);
 void hxb_rx_free(hxb_peer_t *p);
 

@@ -68,8 +68,9 @@ static void rx_control(hxb_peer_t *p, hxb_rail_t *rail, hxb_hdr_t *h)
     }
 }
 
-/* A valid frame of the peer (hxb_engine.c checked it) */
-void hxb_rx_frame(hxb_peer_t *p, hxb_rail_t *rail, hxb_hdr_t *h, size_t size)
+/* A valid frame of the peer (hxb_engine.c checked it). Returns 1 if it was
+ * a sequenced frame not seen before (a replay cannot be one), else 0. */
+int hxb_rx_frame(hxb_peer_t *p, hxb_rail_t *rail, hxb_hdr_t *h, size_t size)
 {
     hxb_engine_t *e = p->e;
     hxb_rxslot_t *slot;
@@ -78,37 +79,37 @@ void hxb_rx_frame(hxb_peer_t *p, hxb_rail_t *rail, hxb_hdr_t *h, size_t size)
     hxb_ack_rail_seen(p, rail->index);
     if (h->kind == HXB_K_ACK) {
         hxb_ack_frame_rcvd(p, rail, h);
-        return;
+        return 0;
     }
     if (h->ack != p->tx.una) {
         hxb_ack_rcvd(p, h->ack, NULL, 0, 0, 0);   /* piggybacked cumulative ack */
     }
     if (!(h->flags & HXB_F_SEQ)) {
         rx_control(p, rail, h);
-        return;
+        return 0;
     }
     if (h->kind >= HXB_K_ACK) {
         e->stats.drops[HXB_DROP_KIND]++;    /* control kinds are never sequenced */
-        return;
+        return 0;
     }
     /* the window is allocated at the peer's first sequenced frame */
     if (!p->rx.slot && !(p->rx.slot = calloc(HXB_WIN(p), sizeof(*p->rx.slot)))) {
         e->stats.drops[HXB_DROP_NOBUF]++;
-        return;                 /* not acked: the sender will resend */
+        return 0;                 /* not acked: the sender will resend */
     }
     seq = h->seq;
     if (hxb_seq_lt(seq, p->rx.next)) {
         hxb_ack_dup(p, h);
-        return;
+        return 0;
     }
     if (seq - p->rx.next >= HXB_WIN(p)) {
         e->stats.drops[HXB_DROP_WINDOW]++;
-        return;
+        return 0;
     }
     slot = HXB_RX_SLOT(p, seq);
     if (slot->state != RX_EMPTY) {
         hxb_ack_dup(p, h);
-        return;
+        return 0;
     }
     if (hxb_seq_le(p->rx.hi, seq)) {
         p->rx.hi = seq + 1;
@@ -127,7 +128,7 @@ void hxb_rx_frame(hxb_peer_t *p, hxb_rail_t *rail, hxb_hdr_t *h, size_t size)
                 }
                 e->stats.drops[HXB_DROP_NOBUF]++;
                 hxb_ack_unowed(p);
-                return;          /* not acked: the sender will resend */
+                return 1;        /* not acked: the sender will resend */
             }
             memcpy(b->data, h, sizeof(*h) + h->len);
             slot->buf = b;
@@ -139,7 +140,7 @@ void hxb_rx_frame(hxb_peer_t *p, hxb_rail_t *rail, hxb_hdr_t *h, size_t size)
             rx_on_arrival(p, h);
             slot->state = RX_DONE;
         }
-        return;
+        return 1;
     }
     /* in order: handle in place, then everything that waited for it */
     if (h->kind == HXB_K_AM) {
@@ -166,6 +167,7 @@ void hxb_rx_frame(hxb_peer_t *p, hxb_rail_t *rail, hxb_hdr_t *h, size_t size)
         slot->state = RX_EMPTY;
         p->rx.next++;
     }
+    return 1;
 }
 
 /* the engine drops the peer: its window and the frames held in it */

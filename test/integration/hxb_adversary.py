@@ -449,6 +449,19 @@ class Attacker:
                 if t["ip"] == ip:
                     self.tally(t, "port_scan")
 
+    def hijacked(self, secs):
+        """hxb frames the job sent to our UDP socket within secs"""
+        n, end = 0, time.time() + secs
+        self.u.settimeout(0.05)
+        while time.time() < end:
+            try:
+                d = self.u.recv(65535)
+            except (socket.timeout, BlockingIOError):
+                continue
+            if len(d) >= 44 and d[0] == VERSION:
+                n += 1
+        return n
+
     def run(self):
         for t in self.c["targets"]:
             for a in self.c["attacks"]:
@@ -458,6 +471,10 @@ class Attacker:
                     "_time", {})[a] = round(time.time() - t1, 2)
         if self.c.get("scan"):
             self.scan(self.c["scan"], self.c["targets"])
+        # the job must not have taken our address for a peer's: replays
+        # from it passed every check but the duplicate test, and a process
+        # that learned from them would now send its frames here
+        self.res["_hijacked"] = self.hijacked(1.0)
         json.dump(self.res, open(self.c["out"], "w"), indent=1)
         for k, v in self.res.items():
             print("target %s: %s" % (k, ", ".join("%s %d%s" % (a, x["delivered"],

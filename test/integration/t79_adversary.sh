@@ -74,6 +74,8 @@ EOF
     on n2 timeout 120 python3 "$adv" attack "$LOG/$name.conf" > "$LOG/$name.attack" 2>&1 ||
         fail "$name: attacker: $(tail -3 "$LOG/$name.attack")"
     sed 's/^/    /' "$LOG/$name.attack"
+    hij=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["_hijacked"])' "$LOG/$name.res")
+    [ "$hij" = 0 ] || fail "$name: the job sent $hij frames to the attacker's address (learned from a replay)"
 }
 # account NAME NODE LOGFILE: the drops of NODE's process (its stats line in
 # LOGFILE) reach what the attacker delivered to it, less what the kernel
