@@ -24,6 +24,7 @@ Frames are addressed to the target's own IPv4 address and port (UDP), or to
 its MAC with its dst_proc (raw: the kernel's socket filter steers by it),
 always from this node's own MAC (never a stolen one: the switch would move
 the victim's MAC to our port, an attack on the switch, not on hxb)."""
+import errno
 import json
 import os
 import random
@@ -192,6 +193,9 @@ class Attacker:
         self.u.bind((self.ip, 0))
         # IP_PMTUDISC_DONT: larger datagrams leave as IP fragments
         self.u.setsockopt(socket.IPPROTO_IP, 10, 0)
+        # IP_RECVERR: a datagram our rail's full queue drops is an error
+        # (ENOBUFS, retried), not a silent loss counted as delivered
+        self.u.setsockopt(socket.IPPROTO_IP, 11, 1)   # IP_RECVERR
         self.u.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4 << 20)
         self.rate = conf.get("rate", 3000)
         self.sent = 0
@@ -219,17 +223,34 @@ class Attacker:
     # senders: a datagram from our own socket (the kernel makes the UDP
     # checksum), one with another source (built here, checksums computed),
     # a raw frame to the target's MAC
+    @staticmethod
+    def retry(send, *args):
+        """a rate-limited rail's queue may be full (ENOBUFS, EAGAIN): wait
+        for it, up to 2 s, rather than lose the frame uncounted"""
+        for _ in range(2000):
+            try:
+                return send(*args)
+            except OSError as e:
+                # ECONNREFUSED: an earlier datagram's ICMP answer (the
+                # scan's), reported once by the next send, which did not go
+                if e.errno == errno.ECONNREFUSED:
+                    continue
+                if e.errno not in (errno.ENOBUFS, errno.EAGAIN):
+                    raise
+                time.sleep(0.001)
+        raise OSError(errno.ENOBUFS, "the rail's queue stayed full for 2 s")
+
     def send_udp(self, t, payload):
-        self.u.sendto(payload, (t["ip"], t["proc"]))
+        self.retry(self.u.sendto, payload, (t["ip"], t["proc"]))
         self.pace()
 
     def send_udp_from(self, t, src_ip, sport, payload):
         pkt = ipv4(src_ip, t["ip"], udp(src_ip, t["ip"], sport, t["proc"], payload))
-        self.raw.send(mac_b(t["mac"]) + self.mac + struct.pack("!H", ETH_P_IP) + pkt)
+        self.retry(self.raw.send, mac_b(t["mac"]) + self.mac + struct.pack("!H", ETH_P_IP) + pkt)
         self.pace()
 
     def send_raw(self, t, frame):
-        self.raw.send(mac_b(t["mac"]) + self.mac + struct.pack("!H", ETH_P_HXB) + frame)
+        self.retry(self.raw.send, mac_b(t["mac"]) + self.mac + struct.pack("!H", ETH_P_HXB) + frame)
         self.pace()
 
     def frames_to(self, t, recs, kinds=None):
@@ -421,7 +442,7 @@ class Attacker:
             complete = i % 2 == 0
             for off, chunk, more in parts if complete else parts[:1]:
                 pkt = ipv4(self.ip, t["ip"], chunk, ident=ident, frag=off | (more << 13))
-                self.raw.send(mac_b(t["mac"]) + self.mac + struct.pack("!H", ETH_P_IP) + pkt)
+                self.retry(self.raw.send, mac_b(t["mac"]) + self.mac + struct.pack("!H", ETH_P_IP) + pkt)
                 self.pace()
             self.tally(t, "fragments", "delivered" if complete else "kernel")
 
@@ -442,7 +463,7 @@ class Attacker:
                       0, 0, 1, 0, 1, 0, 0]) + struct.pack("<BBBBI", 1, 0, 0, 0, 0)
         for ip in ips:
             for port in range(lo, hi + 1):
-                self.u.sendto(probe, (ip, port))
+                self.retry(self.u.sendto, probe, (ip, port))
                 if port % 64 == 0:
                     time.sleep(0.002)
             for t in targets:
@@ -456,7 +477,7 @@ class Attacker:
         while time.time() < end:
             try:
                 d = self.u.recv(65535)
-            except (socket.timeout, BlockingIOError):
+            except OSError:          # timeout, or an ICMP error reported
                 continue
             if len(d) >= 44 and d[0] == VERSION:
                 n += 1
@@ -476,7 +497,10 @@ class Attacker:
         # that learned from them would now send its frames here
         self.res["_hijacked"] = self.hijacked(1.0)
         json.dump(self.res, open(self.c["out"], "w"), indent=1)
+        print("frames the job sent to the attacker's address: %d" % self.res["_hijacked"])
         for k, v in self.res.items():
+            if k.startswith("_"):
+                continue
             print("target %s: %s" % (k, ", ".join("%s %d%s" % (a, x["delivered"],
                   " (+%d kept by the kernel)" % x["kernel"] if x["kernel"] else "")
                   for a, x in v.items() if a != "_time")))

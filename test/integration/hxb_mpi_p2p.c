@@ -8,8 +8,9 @@
  * Prints "hxb_mpi_p2p: ok: N checks" on rank 0, or FAIL lines and exits 1.
  *
  *   hxb-mpi-p2p -s SECONDS
- * Stream mode, for failure tests: rank 0 sends 4 MiB messages to rank 1
- * for SECONDS, then both stop; prints "hxb_mpi_p2p: streaming" first.
+ * Stream mode, for failure and attack tests: rank 0 sends 4 MiB messages
+ * to rank 1 for SECONDS, each verified, then both stop; prints
+ * "hxb_mpi_p2p: streaming" first and the verdict at the end.
  *
  *   hxb-mpi-p2p -c SECONDS
  * Busy peers: each rank of a pair in turn computes for SECONDS without
@@ -329,6 +330,7 @@ static void stream(double seconds, uint8_t *buf)
     const int len = 4 << 20;
     double end = MPI_Wtime() + seconds;
     int more = 1;
+    unsigned k = 0;
 
     if (rank == 0) {
         printf("hxb_mpi_p2p: streaming\n");
@@ -337,14 +339,17 @@ static void stream(double seconds, uint8_t *buf)
     while (more) {
         if (rank == 0) {
             more = MPI_Wtime() < end;
+            fill(buf, len, 0x5157u + k);
             MPI_Send(&more, 1, MPI_INT, 1, 6000, MPI_COMM_WORLD);
             MPI_Send(buf, len, MPI_BYTE, 1, 6001, MPI_COMM_WORLD);
         } else if (rank == 1) {
             MPI_Recv(&more, 1, MPI_INT, 0, 6000, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             MPI_Recv(buf, len, MPI_BYTE, 0, 6001, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            verify("stream", buf, len, 0x5157u + k);
         } else {
             more = 0;
         }
+        k++;
     }
 }
 
@@ -451,8 +456,7 @@ int main(int argc, char **argv)
 
     if (stream_seconds > 0) {
         stream(stream_seconds, sbuf);
-        MPI_Finalize();
-        return 0;
+        goto verdict;
     }
     if (busy_seconds > 0) {
         test_busy(busy_seconds);

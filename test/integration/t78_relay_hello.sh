@@ -7,11 +7,21 @@ TNAME=${TNAME:-r78}    # a run may name its own testbed
 tb_up --grid 2x2 --rails 1
 relay_up
 hello="$top/test/integration/hello_frames.py"
+# relay_stop NODE: its daemon told to stop, and gone (it holds the node's
+# lock until it has detached) within 10 s
+relay_stop() {
+    node_kill "$1" TERM hxb-relayd || fail "no hxb-relayd on $1"
+    for _ in $(seq 100); do
+        node_kill "$1" 0 hxb-relayd 2>/dev/null || return 0
+        sleep 0.1
+    done
+    fail "hxb-relayd on $1 still runs 10 s after SIGTERM"
+}
 # a genuine HELLO of n1, seen on n0's x rail
 on n0 python3 "$hello" capture x0 1 "$LOG/hello.n1" > "$LOG/capture" 2>&1 ||
     fail "no HELLO of n1 on n0's x0: $(cat "$LOG/capture")"
 relay_wait n0 "x0 n1 alive"
-node_kill n1 TERM hxb-relayd || fail "no hxb-relayd on n1"
+relay_stop n1
 relay_wait n0 "x0 n1 dead"
 # from n1's own rail (its MAC, as the topology says): 20 without the key,
 # then the genuine one replayed 20 times, each over 1 s (10 HELLO periods)
@@ -28,7 +38,7 @@ relay_start n1 "$LOG/other.key"
 relay_started n1
 sleep 0.5
 grep -q "^neighbour x0 n1 dead$" "$LOG/relay-n0" || fail "n0 believed a daemon with another key"
-node_kill n1 TERM hxb-relayd || fail "no hxb-relayd on n1"
+relay_stop n1
 # the daemon restarted with the cluster key is believed at once
 relay_start n1
 relay_started n1
