@@ -123,11 +123,30 @@ static int poll_once(pp_t *p)
     int got = 0;
 
     switch (p->mode) {
-    case M_RECVMMSG:
-        memset(&m, 0, sizeof(m));
-        m.msg_hdr.msg_iov = &iov;
-        m.msg_hdr.msg_iovlen = 1;
-        return recvmmsg(p->fd, &m, 1, MSG_DONTWAIT, NULL) == 1;
+    case M_RECVMMSG: {
+        /* PP_VLEN (default 1) entries of PP_BUF bytes, as hxb's rail asks
+         * for 16 of 64 KiB */
+        static struct mmsghdr mm[64];
+        static struct iovec iv[64];
+        static uint8_t *big;
+        static int vlen;
+        int j;
+        if (!vlen) {
+            size_t bs = getenv("PP_BUF") ? (size_t)atoi(getenv("PP_BUF")) : BUFSZ;
+            vlen = getenv("PP_VLEN") ? atoi(getenv("PP_VLEN")) : 1;
+            vlen = vlen < 1 ? 1 : vlen > 64 ? 64 : vlen;
+            big = malloc(bs * (size_t)vlen);
+            for (j = 0; j < vlen; j++) {
+                iv[j].iov_base = big + bs * (size_t)j;
+                iv[j].iov_len = bs;
+                mm[j].msg_hdr.msg_iov = &iv[j];
+                mm[j].msg_hdr.msg_iovlen = 1;
+            }
+        }
+        (void)m;
+        (void)iov;
+        return recvmmsg(p->fd, mm, (unsigned)vlen, MSG_DONTWAIT, NULL) >= 1;
+    }
     case M_TCP: {
         static size_t have;
         ssize_t r = recv(p->fd, buf + have, LEN - have, MSG_DONTWAIT);
