@@ -9,7 +9,8 @@
 #    reach only raw rails, and those need CAP_NET_RAW;
 #  - udp: an ordinary user's processes (UDP rails), and the same frames as
 #    UDP datagrams sent by another ordinary user (hxbuser2): what anyone on
-#    the cluster can send.
+#    the cluster can send; and that user, on the job's node, can open
+#    nothing that would show it the job's frames.
 TNAME=t40
 . "$(dirname "$0")/lib.sh"
 tb_up --grid 2 --rails 1
@@ -30,6 +31,35 @@ bad_frames() {
     mac=$(awk '$1 == "iface" && $2 == "n0" && $5 == "x0" {print $6}' "$TOPO")
     HXB_TEST_USER=$injector on_user n1 python3 "$top/test/integration/inject_frames.py" "$iface" "$mac" 0 "$proc" $KEY 5 \
         > "$LOG/$name.inject" 2>&1 || fail "$name: injector: $(cat "$LOG/$name.inject")"
+    if [ "$injector" != root ]; then
+        # nor can that user read the job's frames, on the job's own node:
+        # not by its port (taken, even with SO_REUSEPORT: another user's),
+        # not raw, not at the relays' port 885
+        HXB_TEST_USER=$injector on_user n0 python3 -c '
+import errno, socket, sys
+ip, port = sys.argv[1], int(sys.argv[2])
+def refused(what, f, codes):
+    try:
+        f()
+    except OSError as e:
+        if e.errno in codes:
+            return
+        sys.exit("%s: %s, not refused as expected" % (what, e))
+    sys.exit("%s: allowed" % what)
+def bind_reuse(addr):
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    s.bind(addr)
+refused("bind the job port", lambda: bind_reuse((ip, port)), (errno.EADDRINUSE,))
+refused("bind any address at the job port", lambda: bind_reuse(("0.0.0.0", port)), (errno.EADDRINUSE,))
+refused("a packet socket", lambda: socket.socket(socket.AF_PACKET, socket.SOCK_RAW), (errno.EPERM,))
+refused("bind port 885", lambda: bind_reuse(("0.0.0.0", 885)), (errno.EACCES,))
+print("refused: the job port, raw sockets, port 885")' \
+            "$(awk '$1 == "iface" && $2 == "n0" && $5 == "x0" {split($7, a, "/"); print a[1]}' "$TOPO")" "$proc" \
+            > "$LOG/$name.read" 2>&1 || fail "$name: $injector could read the job's frames: $(cat "$LOG/$name.read")"
+        note "$name: $injector on the job's node: $(cat "$LOG/$name.read")"
+    fi
     # shellcheck disable=SC2046
     on_user n1 $(hxb_env) "$HXB_BIN/hxb-ucp-test" -c 198.18.0.1 -p $port -n 100 -m 100000 -t 120 > "$LOG/$name.cli" 2>&1 ||
         fail "$name: client: $(grep FAIL "$LOG/$name.cli")"
