@@ -12,6 +12,9 @@
  *             reads the completion queue in memory: no system call while
  *             nothing arrived (the kernel interrupts the process to complete
  *             a receive; PP_TASKRUN=defer: it completes when asked, a call)
+ *   connected recvmmsg on a UDP socket connected to the peer: the kernel
+ *             keeps its routes (no route lookup per datagram either way:
+ *             early demux on receive), as TCP does
  *   tcp       a TCP connection instead, one recv(MSG_DONTWAIT) per pass (the
  *             kernel path UCX's tcp transport takes), for comparison
  * Sends are sendto() of 52 bytes (an hxb header and an 8-byte message).
@@ -46,7 +49,7 @@ typedef struct pp {
     struct msghdr mh;
 } pp_t;
 
-enum { M_RECVMMSG, M_RECVMSG, M_URING, M_TCP };
+enum { M_RECVMMSG, M_RECVMSG, M_URING, M_TCP, M_CONNECTED };
 
 static double now_us(void)
 {
@@ -123,6 +126,7 @@ static int poll_once(pp_t *p)
     int got = 0;
 
     switch (p->mode) {
+    case M_CONNECTED:
     case M_RECVMMSG: {
         /* PP_VLEN (default 1) entries of PP_BUF bytes, as hxb's rail asks
          * for 16 of 64 KiB */
@@ -235,7 +239,8 @@ int main(int argc, char **argv)
     }
     memset(&p, 0, sizeof(p));
     p.mode = !strcmp(mode, "uring") ? M_URING : !strcmp(mode, "recvmsg") ? M_RECVMSG :
-             !strcmp(mode, "tcp") ? M_TCP : M_RECVMMSG;
+             !strcmp(mode, "tcp") ? M_TCP : !strcmp(mode, "connected") ? M_CONNECTED :
+             M_RECVMMSG;
     if (p.mode == M_TCP) {
         int one = 1, l;
         memset(&me, 0, sizeof(me));
@@ -296,6 +301,22 @@ int main(int argc, char **argv)
                 }
                 continue;
             }
+            if (p.mode == M_CONNECTED) {
+                static int conn;
+                if (!conn) {
+                    fl = sizeof(from);
+                    if (recvfrom(p.fd, msg, sizeof(msg), MSG_DONTWAIT, (struct sockaddr *)&from,
+                                 &fl) > 0) {
+                        conn = connect(p.fd, (struct sockaddr *)&from, sizeof(from)) == 0;
+                        send(p.fd, msg, LEN, 0);
+                    }
+                    continue;
+                }
+                if (poll_once(&p)) {
+                    send(p.fd, msg, LEN, 0);
+                }
+                continue;
+            }
             fl = sizeof(from);
             if (recvfrom(p.fd, msg, sizeof(msg), MSG_DONTWAIT, (struct sockaddr *)&from, &fl) > 0) {
                 sendto(p.fd, msg, LEN, 0, (struct sockaddr *)&from, sizeof(from));
@@ -308,12 +329,16 @@ int main(int argc, char **argv)
         peer.sin_port = htons(atoi(argv[optind + 3]));
         inet_pton(AF_INET, argv[optind + 2], &peer.sin_addr);
     }
+    if (p.mode == M_CONNECTED && connect(p.fd, (struct sockaddr *)&peer, sizeof(peer)) < 0) {
+        perror("connect");
+        return 1;
+    }
     rt = calloc((size_t)n, sizeof(*rt));
     for (i = -1000; i < n; i++) {         /* 1000 warm-up round trips */
         double deadline;
         t0 = now_us();
         deadline = t0 + 1e6;
-        if (p.mode == M_TCP) {
+        if (p.mode == M_TCP || p.mode == M_CONNECTED) {
             send(p.fd, msg, LEN, 0);
         } else {
             sendto(p.fd, msg, LEN, 0, (struct sockaddr *)&peer, sizeof(peer));
