@@ -343,11 +343,15 @@ class Attacker:
         for r, f in fs:
             b = bytearray(f)
             o = rnd.choice(offs)
-            b[o] ^= 1 << rnd.randrange(8)
+            bit = rnd.randrange(8)
+            b[o] ^= 1 << bit
             g = bytes(b)
             if hdr(g)[VER] == VERSION:
                 g = fix_csum(g)
-            self.deliver(t, g, "bitflip", r["t"])
+            # the checksum flag (flags bit 0) is outside the tag on purpose
+            # (8.13): such a flip leaves a replay (a duplicate, or for an
+            # ACK a stale ACK, taken and harmless), reported apart
+            self.deliver(t, g, "bitflip_untagged" if o == 2 and bit == 0 else "bitflip", r["t"])
 
     def a_forged_ack(self, t):
         """ACK/SACK of frames never sent (cum far ahead, every SACK bit):
@@ -426,7 +430,7 @@ class Attacker:
                                       keyed=False)
                            + os.urandom(n - 52))
             self.send_udp(t, payload)
-            self.tally(t, "oversized")
+            self.tally(t, "oversized_replay" if i % 2 and fs else "oversized")
 
     def a_fragments(self, t):
         """IP fragments of forged datagrams, built here: complete ones
