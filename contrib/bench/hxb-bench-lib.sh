@@ -12,7 +12,7 @@ case $(ucx_perftest -h 2>&1 </dev/null || true) in *"-P <0|1>"*) PERFTEST="ucx_p
 # tenants of this VM's host share (doc/RESULTS.md, "The slow mode"), and
 # before the runs the testbed's checksum mode (contrib/testbed/README.md)
 host_note() {
-    [ "$1" != before ] || echo "# testbed checksums: ${HXB_TESTBED_CSUM:-hw} (contrib/testbed/README.md)"
+    [ "$1" != before ] || echo "# testbed checksums: ${HXB_TESTBED_CSUM:-hw}, GRO: ${HXB_TESTBED_GRO:-off} (contrib/testbed/README.md)"
     [ ! -x "$top/hxb-membw" ] || echo "# host memory bandwidth $1: $("$top/hxb-membw" 1)"
 }
 
