@@ -2,7 +2,7 @@
  * receiver waits, to decide how hxb's UDP rails should poll (issue 25's
  * latency target, issue 26's idle pass). Not a test: it prints figures.
  *
- *   server: hxb-udp-pingpong -s ADDR PORT [-m MODE]
+ *   server: hxb-udp-pingpong -s ADDR PORT [-m MODE] [-n N]
  *   client: hxb-udp-pingpong -c ADDR PORT PEER_ADDR PEER_PORT [-m MODE] [-n N]
  *
  * Both sides busy-poll as hxb's progress does. MODE:
@@ -18,7 +18,10 @@
  *   tcp       a TCP connection instead, one recv(MSG_DONTWAIT) per pass (the
  *             kernel path UCX's tcp transport takes), for comparison
  * Sends are sendto() of 52 bytes (an hxb header and an 8-byte message).
- * The client prints the median and mean half round trip in microseconds. */
+ * The client prints the median and mean half round trip in microseconds.
+ * The server ends after answering the client's N + 1000 datagrams (1000 to
+ * warm up), or 2 s after the last one: a busy-polling server left behind
+ * would take a core from whatever runs next. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -207,6 +210,28 @@ static int sock_at(const char *addr, int port, struct sockaddr_in *sa)
     return fd;
 }
 
+/* the server's end: after `want` answers, or 2 s without a datagram */
+static long g_answered, g_want;
+static double g_last;
+
+static int server_done(int answered_now)
+{
+    static unsigned k;
+
+    if (answered_now) {
+        g_last = 0;
+        return ++g_answered >= g_want;
+    }
+    if ((++k & 1023) == 0) {
+        double t = now_us();
+        if (g_last == 0) {
+            g_last = t;
+        }
+        return g_answered > 0 && t - g_last > 2e6;
+    }
+    return 0;
+}
+
 static int cmp(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -269,9 +294,14 @@ int main(int argc, char **argv)
         }
         setsockopt(p.fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
         if (server) {
+            g_want = n + 1000L;
             for (;;) {
-                if (poll_once(&p)) {
+                int got = poll_once(&p);
+                if (got) {
                     send(p.fd, msg, LEN, 0);
+                }
+                if (server_done(got)) {
+                    return 0;
                 }
             }
         }
@@ -282,7 +312,8 @@ int main(int argc, char **argv)
         return 1;
     }
     if (server && p.mode != M_TCP) {
-        /* answer every datagram to its sender, for ever (killed by the caller) */
+        /* answer every datagram to its sender, until server_done */
+        g_want = n + 1000L;
         for (;;) {
             if (p.mode == M_URING) {
                 /* the sender's address: the first datagram by recvfrom */
@@ -293,11 +324,17 @@ int main(int argc, char **argv)
                                  &fl) > 0) {
                         known = 1;
                         sendto(p.fd, msg, LEN, 0, (struct sockaddr *)&from, sizeof(from));
+                        g_answered++;
                     }
                     continue;
                 }
                 if (poll_once(&p)) {
                     sendto(p.fd, msg, LEN, 0, (struct sockaddr *)&from, sizeof(from));
+                    if (server_done(1)) {
+                        return 0;
+                    }
+                } else if (server_done(0)) {
+                    return 0;
                 }
                 continue;
             }
@@ -309,17 +346,28 @@ int main(int argc, char **argv)
                                  &fl) > 0) {
                         conn = connect(p.fd, (struct sockaddr *)&from, sizeof(from)) == 0;
                         send(p.fd, msg, LEN, 0);
+                        g_answered++;
                     }
                     continue;
                 }
                 if (poll_once(&p)) {
                     send(p.fd, msg, LEN, 0);
+                    if (server_done(1)) {
+                        return 0;
+                    }
+                } else if (server_done(0)) {
+                    return 0;
                 }
                 continue;
             }
             fl = sizeof(from);
             if (recvfrom(p.fd, msg, sizeof(msg), MSG_DONTWAIT, (struct sockaddr *)&from, &fl) > 0) {
                 sendto(p.fd, msg, LEN, 0, (struct sockaddr *)&from, sizeof(from));
+                if (server_done(1)) {
+                    return 0;
+                }
+            } else if (server_done(0)) {
+                return 0;
             }
         }
     }
