@@ -18,15 +18,15 @@ relay_nbr_t *hxb_relay_find_nbr(relay_nbr_t *nb, int n, int node, int dim, int r
     return NULL;
 }
 
+/* header authentication's rule (hxb_frame_tag, PROTOCOL.md 8.13), under
+ * the cluster key instead of a job's */
 uint64_t hxb_relay_hello_tag(const uint64_t key[2], const hxb_hdr_t *h,
                              const hxb_hello_ext_t *x)
 {
-    hxb_hdr_t c = *h;
-    hxb_hello_ext_t e = *x;
-    struct iovec iov[2] = {{&c, sizeof(c)}, {&e, sizeof(e)}};
+    hxb_auth_t auth = {.mode = HXB_AUTH_HEADER, .key = {key[0], key[1]}};
+    struct iovec iov = {(void *)x, sizeof(*x)};
 
-    c.tag = 0;
-    return hxb_siphash(key, iov, 2);
+    return hxb_frame_tag(&auth, h, &iov, 1);
 }
 
 int hxb_relay_hello_check(const void *buf, size_t len, int dim, int rail,

@@ -32,7 +32,8 @@ enum {
 
 relay_nbr_t *hxb_relay_find_nbr(relay_nbr_t *nb, int n, int node, int dim, int rail);
 
-/* the HELLO's tag: SipHash of its header (tag 0) and extension */
+/* the HELLO's tag: its header and extension's MAC, as header
+ * authentication tags a frame (hxb_frame_tag) */
 uint64_t hxb_relay_hello_tag(const uint64_t key[2], const hxb_hdr_t *h,
                              const hxb_hello_ext_t *x);
 
