@@ -312,61 +312,31 @@ int main(int argc, char **argv)
         return 1;
     }
     if (server && p.mode != M_TCP) {
-        /* answer every datagram to its sender, until server_done */
+        /* answer every datagram to its sender, until server_done. The
+         * sender is learned from the first datagram (recvfrom; a connected
+         * socket then connects to it); after it the plain modes keep
+         * reading by recvfrom, uring and connected by poll_once. */
+        int known = 0, got;
+
         g_want = n + 1000L;
         for (;;) {
-            if (p.mode == M_URING) {
-                /* the sender's address: the first datagram by recvfrom */
-                static int known;
-                if (!known) {
-                    fl = sizeof(from);
-                    if (recvfrom(p.fd, msg, sizeof(msg), MSG_DONTWAIT, (struct sockaddr *)&from,
-                                 &fl) > 0) {
-                        known = 1;
-                        sendto(p.fd, msg, LEN, 0, (struct sockaddr *)&from, sizeof(from));
-                        g_answered++;
-                    }
-                    continue;
+            if (!known || p.mode == M_RECVMMSG || p.mode == M_RECVMSG) {
+                fl = sizeof(from);
+                got = recvfrom(p.fd, msg, sizeof(msg), MSG_DONTWAIT, (struct sockaddr *)&from,
+                               &fl) > 0;
+                if (got && !known) {
+                    known = p.mode != M_CONNECTED ||
+                            connect(p.fd, (struct sockaddr *)&from, sizeof(from)) == 0;
                 }
-                if (poll_once(&p)) {
-                    sendto(p.fd, msg, LEN, 0, (struct sockaddr *)&from, sizeof(from));
-                    if (server_done(1)) {
-                        return 0;
-                    }
-                } else if (server_done(0)) {
-                    return 0;
-                }
-                continue;
+            } else {
+                got = poll_once(&p);
             }
-            if (p.mode == M_CONNECTED) {
-                static int conn;
-                if (!conn) {
-                    fl = sizeof(from);
-                    if (recvfrom(p.fd, msg, sizeof(msg), MSG_DONTWAIT, (struct sockaddr *)&from,
-                                 &fl) > 0) {
-                        conn = connect(p.fd, (struct sockaddr *)&from, sizeof(from)) == 0;
-                        send(p.fd, msg, LEN, 0);
-                        g_answered++;
-                    }
-                    continue;
-                }
-                if (poll_once(&p)) {
-                    send(p.fd, msg, LEN, 0);
-                    if (server_done(1)) {
-                        return 0;
-                    }
-                } else if (server_done(0)) {
-                    return 0;
-                }
-                continue;
-            }
-            fl = sizeof(from);
-            if (recvfrom(p.fd, msg, sizeof(msg), MSG_DONTWAIT, (struct sockaddr *)&from, &fl) > 0) {
+            if (got && p.mode == M_CONNECTED && known) {
+                send(p.fd, msg, LEN, 0);
+            } else if (got) {
                 sendto(p.fd, msg, LEN, 0, (struct sockaddr *)&from, sizeof(from));
-                if (server_done(1)) {
-                    return 0;
-                }
-            } else if (server_done(0)) {
+            }
+            if (server_done(got)) {
                 return 0;
             }
         }
