@@ -36,6 +36,22 @@ tb_up() { "$TB" up --name "$TNAME" "$@" > "$LOG/testbed" 2>&1 || fail "testbed u
 # on NODE CMD...: CMD as root inside NODE: testbed plumbing, hxb-relayd,
 # frame injectors, inspection (ss, cat)
 on() { local n=$1; shift; "$TB" exec --name "$TNAME" "$n" "$@"; }
+# proc_port COMM NODE: the UDP port (= hxb process id) of COMM's process on
+# NODE, once it has bound one (within 10 s; the relays' 885 is not it)
+proc_port() {
+    local p=""
+    for _ in $(seq 100); do
+        p=$(on "$2" ss -Hulpn 2>/dev/null | awk -v c="\"$1\"" 'index($0, c) && $4 !~ /:885$/ {n = split($4, a, ":"); print a[n]; exit}')
+        [ -n "$p" ] && break
+        sleep 0.1
+    done
+    [ -n "$p" ] || fail "no UDP port of $1 on $2"
+    echo "$p"
+}
+# iface_mac NODE IFNAME, iface_ip NODE IFNAME: that rail's MAC and IPv4
+# address, as the testbed's topology file gives them
+iface_mac() { awk -v n="$1" -v i="$2" '$1 == "iface" && $2 == n && $5 == i {print $6}' "$TOPO"; }
+iface_ip() { awk -v n="$1" -v i="$2" '$1 == "iface" && $2 == n && $5 == i {split($7, a, "/"); print a[1]}' "$TOPO"; }
 
 # Job processes (hxb-ucp-test, ucx_perftest, mpirun, Open MPI's daemons and
 # the ranks) run as an ordinary user, HXB_TEST_USER (default hxbuser, made by

@@ -17,18 +17,13 @@ tb_up --grid 2 --rails 1
 
 # bad_frames NAME INJECTOR_USER IFACE: server on n0, injection from n1, client
 bad_frames() {
-    local name=$1 injector=$2 iface=$3 port=$((20000 + RANDOM % 20000)) proc="" mac srv
+    local name=$1 injector=$2 iface=$3 port=$((20000 + RANDOM % 20000)) proc mac srv
     # shellcheck disable=SC2046
     on_user n0 $(hxb_env) "$HXB_BIN/hxb-ucp-test" -p $port -n 100 -m 100000 -t 120 > "$LOG/$name.srv" 2>&1 &
     srv=$!
     # the server's process id on its node is the UDP port it reserved
-    for _ in $(seq 100); do
-        proc=$(on n0 ss -Hulpn 2>/dev/null | awk '/hxb-ucp-test/ {split($4, a, ":"); print a[length(a)]; exit}')
-        [ -n "$proc" ] && break
-        sleep 0.1
-    done
-    [ -n "$proc" ] || fail "$name: server did not start"
-    mac=$(awk '$1 == "iface" && $2 == "n0" && $5 == "x0" {print $6}' "$TOPO")
+    proc=$(proc_port hxb-ucp-test n0) || fail "$name: server did not start"
+    mac=$(iface_mac n0 x0)
     HXB_TEST_USER=$injector on_user n1 python3 "$top/test/integration/inject_frames.py" "$iface" "$mac" 0 "$proc" $KEY 5 \
         > "$LOG/$name.inject" 2>&1 || fail "$name: injector: $(cat "$LOG/$name.inject")"
     if [ "$injector" != root ]; then
@@ -56,7 +51,7 @@ refused("bind any address at the job port", lambda: bind_reuse(("0.0.0.0", port)
 refused("a packet socket", lambda: socket.socket(socket.AF_PACKET, socket.SOCK_RAW), (errno.EPERM,))
 refused("bind port 885", lambda: bind_reuse(("0.0.0.0", 885)), (errno.EACCES,))
 print("refused: the job port, raw sockets, port 885")' \
-            "$(awk '$1 == "iface" && $2 == "n0" && $5 == "x0" {split($7, a, "/"); print a[1]}' "$TOPO")" "$proc" \
+            "$(iface_ip n0 x0)" "$proc" \
             > "$LOG/$name.read" 2>&1 || fail "$name: $injector could read the job's frames: $(cat "$LOG/$name.read")"
         note "$name: $injector on the job's node: $(cat "$LOG/$name.read")"
     fi
@@ -72,5 +67,5 @@ print("refused: the job port, raw sockets, port 885")' \
 }
 HXB_TEST_USER=root bad_frames raw root x0
 if [ "$HXB_TEST_USER" != root ]; then
-    bad_frames udp hxbuser2 "udp:$(awk '$1 == "iface" && $2 == "n0" && $5 == "x0" {split($7, a, "/"); print a[1]}' "$TOPO")"
+    bad_frames udp hxbuser2 "udp:$(iface_ip n0 x0)"
 fi

@@ -14,13 +14,12 @@ relay_up
 # (the injector writes raw frames, as root: it plays a broken or hostile
 # sender on the wire, not a job; the job at the end is the user's)
 inj="$top/test/integration/inject_relay_frames.py"
-mac() { awk -v n="$1" -v i="$2" '$1 == "iface" && $2 == n && $5 == i {print $6}' "$TOPO"; }
 # from n0 on x0 to relay n1: node 4000 is outside the 2x2x2 grid
-on n0 python3 "$inj" x0 "$(mac n1 x0)" 4000 8 7 > "$LOG/inject" 2>&1 || fail "inject: $(cat "$LOG/inject")"
+on n0 python3 "$inj" x0 "$(iface_mac n1 x0)" 4000 8 7 > "$LOG/inject" 2>&1 || fail "inject: $(cat "$LOG/inject")"
 # to n7 with hops 2: n1 forwards it (hops 1) to n3, which must drop it
-on n0 python3 "$inj" x0 "$(mac n1 x0)" 7 2 5 >> "$LOG/inject" 2>&1 || fail "inject: $(cat "$LOG/inject")"
+on n0 python3 "$inj" x0 "$(iface_mac n1 x0)" 7 2 5 >> "$LOG/inject" 2>&1 || fail "inject: $(cat "$LOG/inject")"
 # hops 1 at the first relay: dropped there
-on n0 python3 "$inj" x0 "$(mac n1 x0)" 7 1 3 >> "$LOG/inject" 2>&1 || fail "inject: $(cat "$LOG/inject")"
+on n0 python3 "$inj" x0 "$(iface_mac n1 x0)" 7 1 3 >> "$LOG/inject" 2>&1 || fail "inject: $(cat "$LOG/inject")"
 want() { # NODE COUNTER VALUE: wait (bounded) for the relay's counter file
     local v=""
     for _ in $(seq 50); do
@@ -40,7 +39,6 @@ note "outside the grid: 7 dropped at n1 (no_route); hop limit: 3 dropped at n1, 
 # UDP, as an ordinary user: the same drops, and a datagram for a service's
 # port (1000, outside the ephemeral range processes bind) is refused by n1,
 # the last relay towards n3, and never reaches a socket there
-ip_of() { awk -v n="$1" -v i="$2" '$1 == "iface" && $2 == n && $5 == i {split($7, a, "/"); print a[1]}' "$TOPO"; }
 on n3 timeout 10 python3 -c 'import socket; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 s.bind(("0.0.0.0", 1000)); s.settimeout(6)
 try: s.recv(100); print("received")
@@ -48,7 +46,7 @@ except socket.timeout: print("nothing")' > "$LOG/listen" 2>&1 &
 listener=$!
 for _ in $(seq 50); do on n3 ss -Huln "sport = :1000" | grep -q . && break; sleep 0.1; done
 on n3 ss -Huln "sport = :1000" | grep -q . || fail "the listener on n3 port 1000 did not start"
-uinj() { on_user n0 python3 "$inj" --udp "$(ip_of n1 x0)" "$@" >> "$LOG/inject" 2>&1 ||
+uinj() { on_user n0 python3 "$inj" --udp "$(iface_ip n1 x0)" "$@" >> "$LOG/inject" 2>&1 ||
              fail "inject (udp): $(tail -2 "$LOG/inject")"; }
 uinj 4000 8 2         # outside the grid
 uinj 7 2 4 40000      # hop limit runs out at n3

@@ -56,19 +56,6 @@ for i in 0 1 2; do
 done
 CAP=$LOG/cap     # captures: not among the logs shown when the test fails
 mkdir -p "$CAP"
-ip_of() { awk -v n="$1" '$1 == "iface" && $2 == n && $5 == "x0" {split($7, a, "/"); print a[1]}' "$TOPO"; }
-mac_of() { awk -v n="$1" '$1 == "iface" && $2 == n && $5 == "x0" {print $6}' "$TOPO"; }
-# port COMM NODE: the UDP port (= hxb process id) of COMM's process on NODE
-port_of() {
-    local p=""
-    for _ in $(seq 100); do
-        p=$(on "$2" ss -Hulpn 2>/dev/null | awk -v c="\"$1\"" 'index($0, c) && $4 !~ /:885$/ {n = split($4, a, ":"); print a[n]; exit}')
-        [ -n "$p" ] && break
-        sleep 0.1
-    done
-    [ -n "$p" ] || fail "no UDP port of $1 on $2"
-    echo "$p"
-}
 # rcvbuf_errs NODE: datagrams the kernel dropped before the process could
 # read them: the namespace's UDP RcvbufErrors and InCsumErrors, and the
 # host's input backlog drops (softnet_stat, all namespaces: the job's
@@ -91,10 +78,10 @@ attack() {
     attacks=$(printf '"%s",' "$@")
     [ -z "$earlier" ] || ej="\"$earlier\""
     cat > "$LOG/$name.conf" <<EOF
-{"iface": "x0", "my_ip": "$(ip_of n2)", "cap": "$CAP/$name.cap", "earlier": $ej,
- "targets": [{"node": 0, "proc": $(port_of "$comm" n0), "ip": "$(ip_of n0)", "mac": "$(mac_of n0)"},
-             {"node": 1, "proc": $(port_of "$comm" n1), "ip": "$(ip_of n1)", "mac": "$(mac_of n1)"}],
- "auth": "$auth", "key": "$KEY", "scan": ["$(ip_of n0)", "$(ip_of n1)"],
+{"iface": "x0", "my_ip": "$(iface_ip n2 x0)", "cap": "$CAP/$name.cap", "earlier": $ej,
+ "targets": [{"node": 0, "proc": $(proc_port "$comm" n0), "ip": "$(iface_ip n0 x0)", "mac": "$(iface_mac n0 x0)"},
+             {"node": 1, "proc": $(proc_port "$comm" n1), "ip": "$(iface_ip n1 x0)", "mac": "$(iface_mac n1 x0)"}],
+ "auth": "$auth", "key": "$KEY", "scan": ["$(iface_ip n0 x0)", "$(iface_ip n1 x0)"],
  "attacks": [${attacks%,}], "rate": 4000, "out": "$LOG/$name.res"}
 EOF
     on n2 timeout 120 python3 "$adv" attack "$LOG/$name.conf" > "$LOG/$name.attack" 2>&1 ||
@@ -202,8 +189,8 @@ elif command -v mpirun >/dev/null && [ -f "$top/.libs/mca_btl_hxb.so" ] && [ -x 
         --mca btl_hxb_job_key $KEY --mca btl_hxb_print_stats y \
         "$top/hxb-mpi-p2p" -s 45 ) &
     MPI_PID=$!
-    port_of hxb-mpi-p2p n0 > /dev/null
-    port_of hxb-mpi-p2p n1 > /dev/null
+    proc_port hxb-mpi-p2p n0 > /dev/null
+    proc_port hxb-mpi-p2p n1 > /dev/null
     capture 2 "$CAP/mpi.cap"
     wait $CAP_PID || fail "mpi: capture: $(cat "$CAP/mpi.cap.log")"
     note "mpi: $(cat "$CAP/mpi.cap.log")"
