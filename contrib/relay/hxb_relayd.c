@@ -73,44 +73,6 @@ static struct {
     unsigned long rejected;  /* HELLOs with a wrong tag, or replayed */
 } g_hello;
 
-/* Read the cluster key: a file of at least 16 bytes that only root may
- * read or write. 0 and the key set, 1 if the file does not exist (HELLOs
- * then unauthenticated), -1 with a message. */
-static int load_cluster_key(const char *path, int required)
-{
-    unsigned char buf[256];
-    struct stat st;
-    ssize_t n;
-    int fd;
-
-    fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-    if (fd < 0) {
-        if (errno == ENOENT && !required) {
-            return 1;
-        }
-        fprintf(stderr, "hxb-relayd: cluster key %s: %s\n", path, strerror(errno));
-        return -1;
-    }
-    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != 0 ||
-        (st.st_mode & 077)) {
-        fprintf(stderr, "hxb-relayd: cluster key %s must be a regular file owned by "
-                "root that no one else may read or write (chown root %s; chmod 600 %s)\n",
-                path, path, path);
-        close(fd);
-        return -1;
-    }
-    n = read(fd, buf, sizeof(buf));
-    close(fd);
-    if (n < 16) {
-        fprintf(stderr, "hxb-relayd: cluster key %s: needs at least 16 bytes of secret "
-                "(head -c 32 /dev/urandom > %s)\n", path, path);
-        return -1;
-    }
-    hxb_auth_derive(buf, (size_t)n, g_hello.key);
-    memset(buf, 0, sizeof(buf));
-    g_hello.on = 1;
-    return 0;
-}
 
 static const char dimname[] = "xyz";
 static volatile sig_atomic_t g_stop;
@@ -135,6 +97,44 @@ static void logmsg(const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
+}
+
+/* Read the cluster key: a file of at least 16 bytes that only root may
+ * read or write. 0 and the key set, 1 if the file does not exist (HELLOs
+ * then unauthenticated), -1 with a message. */
+static int load_cluster_key(const char *path, int required)
+{
+    unsigned char buf[256];
+    struct stat st;
+    ssize_t n;
+    int fd;
+
+    fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0) {
+        if (errno == ENOENT && !required) {
+            return 1;
+        }
+        logmsg("cluster key %s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != 0 ||
+        (st.st_mode & 077)) {
+        logmsg("cluster key %s must be a regular file owned by root that no one else "
+               "may read or write (chown root %s; chmod 600 %s)", path, path, path);
+        close(fd);
+        return -1;
+    }
+    n = read(fd, buf, sizeof(buf));
+    close(fd);
+    if (n < 16) {
+        logmsg("cluster key %s: needs at least 16 bytes of secret "
+               "(head -c 32 /dev/urandom > %s)", path, path);
+        return -1;
+    }
+    hxb_auth_derive(buf, (size_t)n, g_hello.key);
+    memset(buf, 0, sizeof(buf));
+    g_hello.on = 1;
+    return 0;
 }
 
 static int link_state(int sock, const char *ifname, uint8_t mac[6])
