@@ -74,17 +74,17 @@ ucx() {
 # on hxb schedules in every process (on = 1) or in none (on = 0)
 stats() {
     local name=$1 np=$2 on=$3 n c v
-    n=$(grep -c '^coll hxb stats:' "$LOG/$name" || true)
+    n=$(coll_stats "$LOG/$name" | grep -c . || true)
     [ "$n" -eq "$np" ] || fail "$name: $n of $np processes printed coll hxb stats"
     for c in barrier bcast reduce allreduce allgather alltoall iallreduce ibcast; do
-        [ "$(grep '^coll hxb stats:' "$LOG/$name" | grep -c " $c=[0-9]")" -eq "$np" ] ||
+        [ "$(coll_stats "$LOG/$name" | grep -c " $c=[0-9]")" -eq "$np" ] ||
             fail "$name: not every process printed its $c counter"
-        for v in $(grep '^coll hxb stats:' "$LOG/$name" | grep -o " $c=[0-9]*" | cut -d= -f2); do
+        for v in $(coll_stats "$LOG/$name" | grep -o " $c=[0-9]*" | cut -d= -f2); do
             if [ "$on" = 1 ] && [ "$v" -eq 0 ]; then fail "$name: a process ran no $c on coll hxb"; fi
             if [ "$on" = 0 ] && [ "$v" -ne 0 ]; then fail "$name: coll hxb ran $c although disabled"; fi
         done
     done
-    [ "$on" = 0 ] || note "$name: $(grep -m1 '^coll hxb stats:' "$LOG/$name" | sed 's/coll hxb stats: //')"
+    [ "$on" = 0 ] || note "$name: $(coll_stats "$LOG/$name" | head -1 | sed 's/coll hxb stats: //')"
 }
 
 LINES=(--mca coll_hxb_alltoall_direct_min -1)
