@@ -214,7 +214,7 @@ bench_plot() {
     [ "$n" -ge 2 ] || { echo "${0##*/}: no plot $png: $dat has no header '# X NAME...'" >&2; return 1; }
     for opt in "$@"; do
         case $opt in
-            logx) cmd+="set logscale x 2; " ;;
+            logx) cmd+="set logscale x 2; set format x \"%.0f\"; " ;;
             logy) cmd+="set logscale y; " ;;
             y0) cmd+="set yrange [0:*]; " ;;
             *) echo "${0##*/}: bench_plot: unknown option '$opt' (logx, logy, y0)" >&2; return 1 ;;
