@@ -395,11 +395,13 @@ static int write_stats(const char *path, const char *name, int stats_fd,
     return rename(tmp, path) ? -errno : 0;
 }
 
-static void usage(const char *argv0)
+static void usage(FILE *f, const char *argv0)
 {
-    fprintf(stderr,
+    fprintf(f,
             "usage: %s [--topo FILE] [--node NAME] [--interval MS] [--dead N]\n"
             "          [--key FILE] [--stats FILE] [--verbose]\n"
+            "Relay hxb frames of other nodes across the hyper-crossbar in the kernel (a tc\n"
+            "program on every rail), with HELLOs to the neighbours; run as root on every node.\n"
             "  --topo      topology file (default $HXB_TOPO)\n"
             "  --node      this node's name in it (default $HXB_NODE, else the host name)\n"
             "  --interval  HELLO and link-check period in ms (default 100)\n"
@@ -407,7 +409,10 @@ static void usage(const char *argv0)
             "  --key       cluster key authenticating HELLOs, the same file on every\n"
             "              node, root's alone (default " HXB_CLUSTER_KEY "; if that\n"
             "              does not exist, HELLOs are not authenticated)\n"
-            "  --stats     keep counters and neighbour states in this file\n",
+            "  --stats     keep counters and neighbour states in this file\n"
+            "  --verbose   also log ignored HELLOs and neighbours coming back\n"
+            "  -h, --help  this text\n"
+            "Exit status: 0 on SIGTERM/SIGINT, 1 on an error, 2 for a bad option.\n",
             argv0);
 }
 
@@ -443,12 +448,13 @@ int main(int argc, char **argv)
         case 's': stats_path = optarg; break;
         case 'k': key_path = optarg; break;
         case 'v': g_verbose = 1; break;
-        default:  usage(argv[0]); return opt == 'h' ? 0 : 2;
+        case 'h': usage(stdout, "hxb-relayd"); return 0;
+        default:  usage(stderr, "hxb-relayd"); return 2;
         }
     }
     if (!topo_path || !*topo_path || interval_ms < 1 || interval_ms > 60000 ||
         dead < 1) {
-        usage(argv[0]);
+        usage(stderr, "hxb-relayd");
         return 2;
     }
     if (hxb_topo_load(topo_path, &t, err, sizeof(err)) < 0) {
