@@ -137,8 +137,10 @@ static int hello_socket(int ifindex)
     struct sockaddr_ll sll;
     int fd;
 
-    fd = socket(AF_PACKET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
-                htons(HXB_ETHERTYPE));
+    /* protocol 0 until bound: a packet socket opened with a protocol takes
+     * frames from every interface until bind() narrows it to one, and
+     * those would count as heard on this rail */
+    fd = socket(AF_PACKET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0) {
         return -errno;
     }
@@ -195,6 +197,7 @@ static void send_hello(relay_if_t *rif, int node, unsigned interval_ms)
 static void stray_hello(relay_if_t *rif, const hxb_hdr_t *h, const hxb_hello_ext_t *x)
 {
     const hxb_topo_t *t = g_topo;
+    char rn[8], me[40];
     uint32_t id = (uint32_t)h->src_node << 16 | (uint32_t)x->dim << 8 | x->rail;
     int i;
 
@@ -207,15 +210,19 @@ static void stray_hello(relay_if_t *rif, const hxb_hdr_t *h, const hxb_hello_ext
         return;
     }
     rif->stray[rif->nstray++] = id;
+    /* "rail x0", or "rail eth2 (x0)" where the interface is named otherwise */
+    snprintf(rn, sizeof(rn), "%c%d", dimname[rif->ti->dim], rif->ti->rail);
+    snprintf(me, sizeof(me), strcmp(rn, rif->ti->ifname) ? "%s (%s)" : "%s",
+             rif->ti->ifname, rn);
     if (h->src_node < t->num_nodes && x->dim < HXB_DIMS) {
-        logmsg("rail %s (%c%d) hears the HELLOs node %s sends on its rail %c%d, which the "
+        logmsg("rail %s hears the HELLOs node %s sends on its rail %c%d, which the "
                "topology puts on another switch: a cable on the wrong switch? "
-               "(hxb-cablecheck tells which)", rif->ti->ifname, dimname[rif->ti->dim],
-               rif->ti->rail, t->nodes[h->src_node].name, dimname[x->dim], x->rail);
+               "(hxb-cablecheck tells which)", me, t->nodes[h->src_node].name,
+               dimname[x->dim], x->rail);
     } else {
-        logmsg("rail %s (%c%d) hears HELLOs of node %u, rail %c%u, not in the topology "
-               "(another cluster on this switch?)", rif->ti->ifname, dimname[rif->ti->dim],
-               rif->ti->rail, h->src_node, x->dim < HXB_DIMS ? dimname[x->dim] : '?', x->rail);
+        logmsg("rail %s hears HELLOs of node number %u, rail %c%u, not in the topology "
+               "(another cluster on this switch?)", me, h->src_node,
+               x->dim < HXB_DIMS ? dimname[x->dim] : '?', x->rail);
     }
 }
 
@@ -239,6 +246,9 @@ static void recv_hellos(relay_if_t *rif, relay_nbr_t *nb, int nnb, double t)
                 return;
             }
             continue;
+        }
+        if (from.sll_ifindex != rif->ifindex) {
+            continue;   /* not this rail's (bind() makes it never happen) */
         }
         /* the checks: hxb_relay_hello.c */
         v = hxb_relay_hello_check(buf, (size_t)len, rif->ti->dim, rif->ti->rail,

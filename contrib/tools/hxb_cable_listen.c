@@ -84,8 +84,10 @@ static int listen_socket(int ifindex)
     struct sockaddr_ll sll;
     int fd;
 
-    fd = socket(AF_PACKET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
-                htons(HXB_ETHERTYPE));
+    /* protocol 0 until bound: a packet socket opened with a protocol takes
+     * frames from every interface until bind() narrows it to one, and
+     * those would count as heard on this rail */
+    fd = socket(AF_PACKET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0) {
         return -errno;
     }
@@ -175,7 +177,8 @@ static void take_frame(const hxb_topo_t *t, cable_if_t *c, const uint8_t *buf,
 int cable_listen(const hxb_topo_t *t, int node, const uint64_t *key, int wait_ms,
                  int passive, cable_report_t *r)
 {
-    int fds[CABLE_MAX_IFS], idx[CABLE_MAX_IFS], nfd = 0, sock, i, rc = -1;
+    int fds[CABLE_MAX_IFS], idx[CABLE_MAX_IFS], ifx[CABLE_MAX_IFS], nfd = 0, sock, i;
+    int rc = -1;
     struct pollfd pfd[CABLE_MAX_IFS];
     double end, next = 0;
     uint32_t epoch, seq = 0;
@@ -212,6 +215,7 @@ int cable_listen(const hxb_topo_t *t, int node, const uint64_t *key, int wait_ms
                      "run as root)", t->ifaces[i].ifname, strerror(-fds[nfd]));
             goto out;
         }
+        ifx[nfd] = ifindex;
         idx[nfd++] = r->nifs - 1;
     }
     end = now_s() + wait_ms * 1e-3;
@@ -226,8 +230,7 @@ int cable_listen(const hxb_topo_t *t, int node, const uint64_t *key, int wait_ms
             for (i = 0; i < nfd; i++) {
                 const cable_if_t *c = &r->ifs[idx[i]];
                 if (c->up) {
-                    send_probe(fds[i], if_nametoindex(t->ifaces[c->ti].ifname),
-                               &t->ifaces[c->ti], key, epoch, &seq);
+                    send_probe(fds[i], ifx[i], &t->ifaces[c->ti], key, epoch, &seq);
                 }
             }
         }
@@ -258,7 +261,9 @@ int cable_listen(const hxb_topo_t *t, int node, const uint64_t *key, int wait_ms
                     }
                     continue;
                 }
-                take_frame(t, &r->ifs[idx[i]], buf, len, &from, key);
+                if (from.sll_ifindex == ifx[i]) {
+                    take_frame(t, &r->ifs[idx[i]], buf, len, &from, key);
+                }
             }
         }
     }
