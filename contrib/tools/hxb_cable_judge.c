@@ -402,9 +402,25 @@ static void judge_misplaced(judge_t *j)
                 break;
             }
         }
+        hint[0] = '\0';
+        if (n == 2 && t->ifaces[a[0]].node != t->ifaces[a[1]].node) {
+            /* A.p with B.q, and A.q with B.p: A's or B's p and q swapped */
+            const hxb_topo_iface_t *p0 = &t->ifaces[a[0]], *p1 = &t->ifaces[a[1]];
+            int q0 = iface_index(t, p0->node, p1->dim, p1->rail);
+            int q1 = iface_index(t, p1->node, p0->dim, p0->rail);
+            if (q0 >= 0 && q1 >= 0 && j->active[q0] && j->active[q1] &&
+                uf_find(j->parent, q0) == uf_find(j->parent, q1)) {
+                if (a[0] > q0) {
+                    continue;   /* said with the other pair */
+                }
+                snprintf(hint, sizeof(hint), "; %s and %s swapped on %s or on %s?",
+                         rail_desc(t, a[0], d, sizeof(d)), rail_desc(t, q0, d2, sizeof(d2)),
+                         t->nodes[p0->node].name, t->nodes[p1->node].name);
+            }
+        }
         problem(j, "%s reach each other, but the topology puts them on different switches: "
                 "one of these cables is on the wrong switch (cannot tell which: as many "
-                "rails for each)", l1);
+                "rails for each)%s", l1, hint);
     }
     free(a);
     free(b);
@@ -562,6 +578,20 @@ static void judge_alike(judge_t *j, int speed)
     free(m);
 }
 
+/* rails up, reported, with neighbours, and not one of them heard a thing */
+static int heard_nothing(judge_t *j)
+{
+    int i, up = 0;
+
+    for (i = 0; i < j->nif; i++) {
+        if (j->hears[i]) {
+            return 0;
+        }
+        up += j->rif[i] && j->st[i] == ST_UP;
+    }
+    return up > 1 || (up == 1 && !j->cluster);
+}
+
 int cable_judge(const hxb_topo_t *t, const cable_report_t *reps, int cluster, FILE *out)
 {
     judge_t j;
@@ -598,7 +628,14 @@ int cable_judge(const hxb_topo_t *t, const cable_report_t *reps, int cluster, FI
     join_segments(&j);
     name_segments(&j);
     judge_misplaced(&j);
-    judge_missing(&j);
+    if (heard_nothing(&j)) {
+        /* one line, not one per rail: no one sends anything */
+        problem(&j, "no rail heard a HELLO or a probe: %s", cluster ?
+                "no hxb-relayd runs, and the nodes did not probe (--passive)" :
+                "no hxb-relayd runs on the neighbours? (check every node at once: --remote)");
+    } else {
+        judge_missing(&j);
+    }
     judge_alike(&j, 0);
     judge_alike(&j, 1);
     for (i = 0; i < j.nif; i++) {
