@@ -592,6 +592,20 @@ static int heard_nothing(judge_t *j)
     return up > 1 || (up == 1 && !j->cluster);
 }
 
+static int heard_bad(judge_t *j)
+{
+    int i, h;
+
+    for (i = 0; i < j->nif; i++) {
+        for (h = 0; j->rif[i] && h < j->rif[i]->nheard; h++) {
+            if (j->rif[i]->heard[h].bad_tag) {
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
 int cable_judge(const hxb_topo_t *t, const cable_report_t *reps, int cluster, FILE *out)
 {
     judge_t j;
@@ -629,10 +643,14 @@ int cable_judge(const hxb_topo_t *t, const cable_report_t *reps, int cluster, FI
     name_segments(&j);
     judge_misplaced(&j);
     if (heard_nothing(&j)) {
-        /* one line, not one per rail: no one sends anything */
-        problem(&j, "no rail heard a HELLO or a probe: %s", cluster ?
-                "no hxb-relayd runs, and the nodes did not probe (--passive)" :
-                "no hxb-relayd runs on the neighbours? (check every node at once: --remote)");
+        /* one line, not one per rail: no one sends anything (or only
+         * frames with wrong tags, each said above) */
+        if (!heard_bad(&j)) {
+            problem(&j, "no rail heard a HELLO or a probe: %s", cluster ?
+                    "no hxb-relayd runs, and the nodes did not probe (--passive)" :
+                    "no hxb-relayd runs on the neighbours? (check every node at once: "
+                    "--remote)");
+        }
     } else {
         judge_missing(&j);
     }

@@ -51,6 +51,14 @@ expect_ok wired 36
 local_check wired.n4 n4
 expect_ok wired.n4 4
 
+# n0 with another cluster key: its neighbours' HELLOs are not believed
+(umask 077; head -c 32 /dev/urandom > "$LOG/other.key")
+RC=0
+timeout 30 "$TB" exec --name "$TNAME" n0 "$HXB_BIN/hxb-cablecheck" --key "$LOG/other.key" \
+    --wait 1000 --passive > "$LOG/otherkey" 2>&1 || RC=$?
+expect otherkey 8 "n0 x0: frames claiming to be n1's rail x0 have a wrong tag" \
+    "n0 y1: frames claiming to be n6's rail y1 have a wrong tag"
+
 # n4's x0 and y1 swapped (at the switch end)
 miswire swap n4 x0 y1
 check swap
