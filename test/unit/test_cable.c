@@ -214,6 +214,10 @@ START_TEST(test_move_unplug_mtu_absent)
     HAS("n3 x1: link down");
     HAS("switch y0 of line (2,*): n5 y0 MTU 1500, the others 9000");
     HAS("n7: no interface x0, which the topology names as its rail x0");
+    /* a 1 Gbit/s NIC among 10 Gbit/s ones (the kernel's speed, sysfs) */
+    R[3].ifs[0].speed = 1000;
+    ck_assert_int_eq(judge(1), 5);
+    HAS("switch x0 of line (*,1): n3 x0 speed 1000 Mbit/s, the others 10000 Mbit/s");
     teardown();
 }
 END_TEST
