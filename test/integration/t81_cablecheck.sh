@@ -11,7 +11,6 @@ TNAME=${TNAME:-r81}    # a run may name its own testbed
 . "$(dirname "$0")/lib.sh"
 [ -x "$HXB_BIN/hxb-cablecheck" ] || fail "hxb-cablecheck not built"
 tb_up --grid 3x3 --rails 2
-relay_up
 # check NAME [--passive on NODE | options]: the cluster's check (every
 # node at once through the testbed's exec), its output in $LOG/NAME; RC its
 # exit status
@@ -46,6 +45,12 @@ expect_ok() {
 }
 miswire() { "$TB" miswire --name "$TNAME" "$@" >> "$LOG/testbed" 2>&1 || fail "miswire $*"; }
 
+# without hxb-relayd: the nodes' probes alone (a longer wait: the nodes
+# must listen at the same time, and they start one by one)
+[ -s "$LOG/cluster.key" ] || (umask 077; head -c 32 /dev/urandom > "$LOG/cluster.key")
+check probes --wait 3000
+expect_ok probes 36
+relay_up
 check wired
 expect_ok wired 36
 local_check wired.n4 n4
