@@ -21,6 +21,7 @@ typedef struct judge {
     int    *comp_size, *comp_ident, *comp_amb;   /* by root */
     int    *main_of;      /* per switch: its largest segment's root, -1 */
     int    *misplaced;
+    int    *by_rail;      /* (node, dim, rail) -> interface, -1 */
     int     nsw;
 } judge_t;
 
@@ -167,11 +168,22 @@ static int sw_members(judge_t *j, int sw, int except, int *out)
     return n;
 }
 
-static int iface_index(const hxb_topo_t *t, int node, int dim, int rail)
+/* the topology's interface of (node, dim, rail), or -1: by the table
+ * j->by_rail when there is one (hxb_topo_iface searches the whole list,
+ * which costs seconds on thousands of nodes) */
+static int iface_index(const judge_t *j, int node, int dim, int rail)
 {
-    const hxb_topo_iface_t *f = hxb_topo_iface(t, node, dim, rail);
+    const hxb_topo_iface_t *f;
 
-    return f ? (int)(f - t->ifaces) : -1;
+    if (node < 0 || node >= j->t->num_nodes || dim < 0 || dim >= HXB_DIMS || rail < 0 ||
+        rail >= j->t->rails) {
+        return -1;
+    }
+    if (j->by_rail) {
+        return j->by_rail[(node * HXB_DIMS + dim) * j->t->rails + rail];
+    }
+    f = hxb_topo_iface(j->t, node, dim, rail);
+    return f ? (int)(f - j->t->ifaces) : -1;
 }
 
 static void mac_str(const uint8_t *m, char *buf)
@@ -239,7 +251,7 @@ static void join_segments(judge_t *j)
         rail_desc(t, i, a, sizeof(a));
         for (h = 0; h < c->nheard; h++) {
             const cable_heard_t *x = &c->heard[h];
-            int g = x->src >= 0 ? iface_index(t, x->src, x->dim, x->rail) : -1;
+            int g = x->src >= 0 ? iface_index(j, x->src, x->dim, x->rail) : -1;
             if (x->bad_tag) {
                 problem(j, "%s %s: frames claiming to be %s%s's rail %c%d have a wrong tag "
                         "(it has another cluster key, or they are forged)",
@@ -282,12 +294,25 @@ static void join_segments(judge_t *j)
     free(mac_said);
 }
 
+/* rails sorted by a key (a segment's root and a switch, or a switch) */
+typedef struct keyed {
+    long key;
+    int  i;
+} keyed_t;
+
+static int keyed_cmp(const void *a, const void *b)
+{
+    const keyed_t *x = a, *y = b;
+
+    return x->key < y->key ? -1 : x->key > y->key ? 1 : x->i - y->i;
+}
+
 /* each segment's switch: the one most of its rails belong on (a tie:
  * ambiguous, e.g. two rails of a line of two that reach each other) */
 static void name_segments(judge_t *j)
 {
-    int i, k, *cnt = calloc(j->nsw, sizeof(int)), *seen = malloc(j->nif * sizeof(int));
-    int nseen;
+    keyed_t *v = malloc(((size_t)j->nif + 1) * sizeof(*v));
+    int i, n = 0, a, b;
 
     for (i = 0; i < j->nsw; i++) {
         j->main_of[i] = -1;
@@ -297,44 +322,41 @@ static void name_segments(judge_t *j)
         j->comp_ident[i] = -1;
         j->comp_amb[i] = 0;
     }
-    for (i = 0; i < j->nif; i++) {
-        if (j->active[i]) {
-            j->comp_size[uf_find(j->parent, i)]++;
-        }
+    if (v == NULL) {
+        return;
     }
     for (i = 0; i < j->nif; i++) {
-        int best = -1, bestc = 0, amb = 0;
-        if (!j->active[i] || uf_find(j->parent, i) != i) {
-            continue;
+        if (j->active[i]) {
+            v[n].key = (long)uf_find(j->parent, i) * j->nsw + j->sw[i];
+            v[n++].i = i;
         }
-        nseen = 0;
-        for (k = 0; k < j->nif; k++) {
-            if (j->active[k] && uf_find(j->parent, k) == i) {
-                if (cnt[j->sw[k]]++ == 0) {
-                    seen[nseen++] = j->sw[k];
-                }
+    }
+    qsort(v, n, sizeof(*v), keyed_cmp);
+    /* a run of one root; within it, runs of one switch */
+    for (a = 0; a < n; a = b) {
+        int root = v[a].key / j->nsw, best = -1, bestc = 0, amb = 0, c, k;
+        for (b = a; b < n && v[b].key / j->nsw == root; b++) {
+        }
+        for (k = a; k < b; k += c) {
+            for (c = 1; k + c < b && v[k + c].key == v[k].key; c++) {
             }
-        }
-        for (k = 0; k < nseen; k++) {
-            if (cnt[seen[k]] > bestc) {
-                best = seen[k];
-                bestc = cnt[seen[k]];
+            if (c > bestc) {
+                best = v[k].key % j->nsw;
+                bestc = c;
                 amb = 0;
-            } else if (cnt[seen[k]] == bestc) {
+            } else if (c == bestc) {
                 amb = 1;
             }
         }
-        for (k = 0; k < nseen; k++) {
-            cnt[seen[k]] = 0;
-        }
-        j->comp_ident[i] = best;
-        j->comp_amb[i] = amb;
-        if (!amb && (j->main_of[best] < 0 || j->comp_size[j->main_of[best]] < j->comp_size[i])) {
-            j->main_of[best] = i;
+        j->comp_size[root] = b - a;
+        j->comp_ident[root] = best;
+        j->comp_amb[root] = amb;
+        if (!amb && (j->main_of[best] < 0 ||
+                     j->comp_size[j->main_of[best]] < j->comp_size[root])) {
+            j->main_of[best] = root;
         }
     }
-    free(cnt);
-    free(seen);
+    free(v);
 }
 
 static void judge_misplaced(judge_t *j)
@@ -406,8 +428,8 @@ static void judge_misplaced(judge_t *j)
         if (n == 2 && t->ifaces[a[0]].node != t->ifaces[a[1]].node) {
             /* A.p with B.q, and A.q with B.p: A's or B's p and q swapped */
             const hxb_topo_iface_t *p0 = &t->ifaces[a[0]], *p1 = &t->ifaces[a[1]];
-            int q0 = iface_index(t, p0->node, p1->dim, p1->rail);
-            int q1 = iface_index(t, p1->node, p0->dim, p0->rail);
+            int q0 = iface_index(j, p0->node, p1->dim, p1->rail);
+            int q1 = iface_index(j, p1->node, p0->dim, p0->rail);
             if (q0 >= 0 && q1 >= 0 && j->active[q0] && j->active[q1] &&
                 uf_find(j->parent, q0) == uf_find(j->parent, q1)) {
                 if (a[0] > q0) {
@@ -489,23 +511,28 @@ static void judge_missing(judge_t *j)
             }
             continue;
         }
-        /* a rail of a node that did not report: said by the rails of its
-         * switch that did (what they do not hear) */
-        if (j->rif[i] || j->cluster) {
+        /* a rail of a node that did not report: said below by the
+         * rails of its switch that did (what they do not hear) */
+    }
+    /* one node's view: the neighbours its rails do not hear */
+    for (k = 0; k < j->nif && !j->cluster; k++) {
+        int rk, nb, m;
+        if (!j->rif[k] || j->st[k] != ST_UP || j->misplaced[k]) {
             continue;
         }
-        for (k = 0; k < j->nif; k++) {
-            int rk;
-            if (j->sw[k] != j->sw[i] || !j->rif[k] || j->st[k] != ST_UP || j->misplaced[k]) {
+        rk = uf_find(j->parent, k);
+        if (j->comp_size[rk] < 2) {
+            continue;   /* said as "hears no one" */
+        }
+        nb = sw_members(j, j->sw[k], k, b);
+        for (m = 0; m < nb; m++) {
+            i = b[m];
+            if (j->rif[i] || j->misplaced[i] || (j->active[i] && uf_find(j->parent, i) == rk)) {
                 continue;
-            }
-            rk = uf_find(j->parent, k);
-            if (j->comp_size[rk] < 2 || (root >= 0 && rk == root)) {
-                continue;   /* said as "hears no one", or it hears it */
             }
             problem(j, "%s %s: does not hear %s %s (its link or cable, or no hxb-relayd "
                     "runs there)", t->nodes[t->ifaces[k].node].name,
-                    rail_desc(t, k, d2, sizeof(d2)), t->nodes[node].name,
+                    rail_desc(t, k, d2, sizeof(d2)), t->nodes[t->ifaces[i].node].name,
                     rail_desc(t, i, d, sizeof(d)));
         }
     }
@@ -518,64 +545,63 @@ static void judge_missing(judge_t *j)
 static void judge_alike(judge_t *j, int speed)
 {
     const hxb_topo_t *t = j->t;
-    int *m = malloc(j->nif * sizeof(int));
+    keyed_t *v = malloc(((size_t)j->nif + 1) * sizeof(*v));
     char s1[96], d[64], line[1200];
-    int sw, i;
+    int i, n = 0, a, b;
 
-    for (sw = 0; sw < j->nsw; sw++) {
-        int n = 0, k, best = 0, bestc = 0, tie = 0, p;
-        long v0;
-        for (i = 0; i < j->nif; i++) {
-            if (j->sw[i] == sw && j->rif[i] && j->st[i] == ST_UP && !j->misplaced[i] &&
-                (speed ? j->rif[i]->speed : j->rif[i]->mtu) > 0) {
-                m[n++] = i;
-            }
-        }
-        if (n < 2) {
-            continue;
-        }
+    if (v == NULL) {
+        return;
+    }
 #define VAL(x) (speed ? j->rif[x]->speed : (long)j->rif[x]->mtu)
-        v0 = VAL(m[0]);
-        for (k = 1; k < n && VAL(m[k]) == v0; k++) {
+    for (i = 0; i < j->nif; i++) {
+        if (j->rif[i] && j->st[i] == ST_UP && !j->misplaced[i] && VAL(i) > 0) {
+            v[n].key = j->sw[i];
+            v[n++].i = i;
         }
-        if (k == n) {
-            continue;
+    }
+    qsort(v, n, sizeof(*v), keyed_cmp);
+    for (a = 0; a < n; a = b) {
+        int k, q, best = a, bestc = 0, tie = 0, p;
+        for (b = a + 1; b < n && v[b].key == v[a].key; b++) {
         }
-        for (k = 0; k < n; k++) {
-            int c = 0, q;
-            for (q = 0; q < n; q++) {
-                c += VAL(m[q]) == VAL(m[k]);
+        for (k = a + 1; k < b && VAL(v[k].i) == VAL(v[a].i); k++) {
+        }
+        if (k == b) {
+            continue;   /* alike (or alone) */
+        }
+        for (k = a; k < b; k++) {
+            int c = 0;
+            for (q = a; q < b; q++) {
+                c += VAL(v[q].i) == VAL(v[k].i);
             }
             if (c > bestc) {
                 bestc = c;
                 best = k;
                 tie = 0;
-            } else if (c == bestc && VAL(m[k]) != VAL(m[best])) {
+            } else if (c == bestc && VAL(v[k].i) != VAL(v[best].i)) {
                 tie = 1;
             }
         }
-        p = snprintf(line, sizeof(line), "%s:", switch_name(t, sw, s1, sizeof(s1)));
-        for (k = 0; k < n; k++) {
-            if (!tie && VAL(m[k]) == VAL(m[best])) {
+        switch_name(t, v[a].key, s1, sizeof(s1));
+        p = snprintf(line, sizeof(line), "%s:", s1);
+        for (k = a; k < b && p < (int)sizeof(line); k++) {
+            int m = v[k].i;
+            if (!tie && VAL(m) == VAL(v[best].i)) {
                 continue;
             }
             p += snprintf(line + p, sizeof(line) - p, "%s %s %s %s %ld%s",
-                          p > (int)strlen(s1) + 1 ? "," : "",
-                          t->nodes[t->ifaces[m[k]].node].name,
-                          rail_desc(t, m[k], d, sizeof(d)), speed ? "speed" : "MTU",
-                          VAL(m[k]), speed ? " Mbit/s" : "");
-            if (p >= (int)sizeof(line)) {
-                break;
-            }
+                          p > (int)strlen(s1) + 1 ? "," : "", t->nodes[t->ifaces[m].node].name,
+                          rail_desc(t, m, d, sizeof(d)), speed ? "speed" : "MTU", VAL(m),
+                          speed ? " Mbit/s" : "");
         }
         if (!tie && p < (int)sizeof(line)) {
-            snprintf(line + p, sizeof(line) - p, ", the others %ld%s", VAL(m[best]),
+            snprintf(line + p, sizeof(line) - p, ", the others %ld%s", VAL(v[best].i),
                      speed ? " Mbit/s" : "");
         }
         problem(j, "%s", line);
-#undef VAL
     }
-    free(m);
+#undef VAL
+    free(v);
 }
 
 /* rails up, reported, with neighbours, and not one of them heard a thing */
@@ -634,6 +660,16 @@ int cable_judge(const hxb_topo_t *t, const cable_report_t *reps, int cluster, FI
         problem(&j, "hxb-cablecheck: out of memory");
         goto out;
     }
+    j.by_rail = malloc(((size_t)t->num_nodes * HXB_DIMS * t->rails + 1) * sizeof(int));
+    if (j.by_rail) {
+        for (i = 0; i < t->num_nodes * HXB_DIMS * t->rails; i++) {
+            j.by_rail[i] = -1;
+        }
+        for (i = 0; i < j.nif; i++) {
+            const hxb_topo_iface_t *f = &t->ifaces[i];
+            j.by_rail[(f->node * HXB_DIMS + f->dim) * t->rails + f->rail] = i;
+        }
+    }
     for (i = 0; i < j.nif; i++) {
         j.parent[i] = i;
         j.sw[i] = switch_of(t, t->ifaces[i].node, t->ifaces[i].dim, t->ifaces[i].rail);
@@ -691,5 +727,6 @@ out:
     free(j.comp_amb);
     free(j.misplaced);
     free(j.main_of);
+    free(j.by_rail);
     return j.problems;
 }

@@ -169,9 +169,7 @@ static void take_frame(const hxb_topo_t *t, cable_if_t *c, const uint8_t *buf,
             return;
         }
     }
-    if (c->nheard < CABLE_MAX_HEARD) {
-        c->heard[c->nheard++] = n;
-    }
+    cable_heard_add(c, &n);   /* full: a flood of forged senders; enough said */
 }
 
 int cable_listen(const hxb_topo_t *t, int node, const uint64_t *key, int wait_ms,

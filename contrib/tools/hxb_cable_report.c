@@ -40,6 +40,36 @@ static int mac_parse(const char *s, uint8_t *m)
     return 0;
 }
 
+int cable_heard_add(cable_if_t *c, const cable_heard_t *h)
+{
+    if (c->nheard == c->cap) {
+        int cap = c->cap ? c->cap * 2 : 16;
+        cable_heard_t *n;
+        if (c->cap >= CABLE_MAX_HEARD) {
+            return -1;
+        }
+        n = realloc(c->heard, (size_t)cap * sizeof(*n));
+        if (n == NULL) {
+            return -1;
+        }
+        c->heard = n;
+        c->cap = cap;
+    }
+    c->heard[c->nheard++] = *h;
+    return 0;
+}
+
+void cable_report_free(cable_report_t *r)
+{
+    int i;
+
+    for (i = 0; i < r->nifs; i++) {
+        free(r->ifs[i].heard);
+        r->ifs[i].heard = NULL;
+        r->ifs[i].nheard = r->ifs[i].cap = 0;
+    }
+}
+
 void cable_report_print(const hxb_topo_t *t, const cable_report_t *r, FILE *f)
 {
     char mac[18], rn[8];
@@ -66,6 +96,55 @@ void cable_report_print(const hxb_topo_t *t, const cable_report_t *r, FILE *f)
         }
     }
     fprintf(f, "end\n");
+}
+
+/* a node by name, by binary search over the topology's names sorted once
+ * (hxb_topo_find_node searches them all: a cluster's reports name nodes
+ * some 10^5 times). The sorted order is kept for one topology (its address,
+ * node table and size); should it be another's, a miss falls back to the
+ * search of all, so a name is never missed. */
+static const hxb_topo_t *g_sorted_for;
+static const hxb_topo_node_t *g_sorted_nodes;
+static int g_sorted_n, *g_sorted;
+
+static const hxb_topo_t *g_cmp_t;
+static int name_cmp(const void *a, const void *b)
+{
+    return strcmp(g_cmp_t->nodes[*(const int *)a].name, g_cmp_t->nodes[*(const int *)b].name);
+}
+
+static int find_node(const hxb_topo_t *t, const char *name)
+{
+    int lo = 0, hi = t->num_nodes - 1, i;
+
+    if (g_sorted_for != t || g_sorted_nodes != t->nodes || g_sorted_n != t->num_nodes) {
+        free(g_sorted);
+        g_sorted = malloc((size_t)t->num_nodes * sizeof(int));
+        if (g_sorted == NULL) {
+            g_sorted_for = NULL;
+            return hxb_topo_find_node(t, name);
+        }
+        for (i = 0; i < t->num_nodes; i++) {
+            g_sorted[i] = i;
+        }
+        g_cmp_t = t;
+        qsort(g_sorted, t->num_nodes, sizeof(int), name_cmp);
+        g_sorted_for = t;
+        g_sorted_nodes = t->nodes;
+        g_sorted_n = t->num_nodes;
+    }
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2, c = strcmp(name, t->nodes[g_sorted[mid]].name);
+        if (c == 0) {
+            return g_sorted[mid];
+        }
+        if (c < 0) {
+            hi = mid - 1;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    return hxb_topo_find_node(t, name);
 }
 
 static cable_if_t *find_if(const hxb_topo_t *t, cable_report_t *r, const char *ifname)
@@ -141,21 +220,20 @@ int cable_report_parse(const hxb_topo_t *t, int node, const char *text,
                 goto bad;
             }
         } else if (!strncmp(line, "heard ", 6)) {
-            cable_heard_t *h;
+            cable_heard_t hh, *h = &hh;
             char dc;
             int rail;
             if (sscanf(line, "heard %79s %79s %15s %31s %15s", a, b, c, d, e) != 5 ||
                 !(ci = find_if(t, r, a)) || sscanf(c, "%c%d", &dc, &rail) != 2 ||
-                !strchr("xyz", dc) || ci->nheard == CABLE_MAX_HEARD) {
+                !strchr("xyz", dc)) {
                 goto bad;
             }
-            h = &ci->heard[ci->nheard];
             memset(h, 0, sizeof(*h));
             if (b[0] == '#') {
                 h->src = -1;
                 h->src_raw = strtoul(b + 1, NULL, 10);
             } else {
-                h->src = hxb_topo_find_node(t, b);
+                h->src = find_node(t, b);
                 if (h->src < 0) {
                     goto bad;
                 }
@@ -167,7 +245,11 @@ int cable_report_parse(const hxb_topo_t *t, int node, const char *text,
             if (mac_parse(d, h->mac)) {
                 goto bad;
             }
-            ci->nheard++;
+            if (cable_heard_add(ci, h) < 0) {
+                snprintf(r->err, sizeof(r->err), "more than %d senders on its %s, or out of "
+                         "memory", CABLE_MAX_HEARD, a);
+                return -1;
+            }
         } else {
             goto bad;
         }

@@ -13,7 +13,8 @@
 #include <stdio.h>
 
 #define CABLE_MAX_IFS   48      /* rails of one node (3 dims x 16 rails) */
-#define CABLE_MAX_HEARD 64      /* distinct senders heard on one rail */
+#define CABLE_MAX_HEARD 4096    /* distinct senders kept per rail: a line's
+                                 * nodes, and a bound on forged ones */
 
 /* one sender heard on a rail */
 typedef struct cable_heard {
@@ -30,8 +31,8 @@ typedef struct cable_if {
     int      mtu;           /* -1 unknown */
     long     speed;         /* Mbit/s, -1 unknown (veths: 10000) */
     uint8_t  mac[6];
-    int      nheard;
-    cable_heard_t heard[CABLE_MAX_HEARD];
+    int      nheard, cap;
+    cable_heard_t *heard;   /* malloc'd: cable_report_free() */
 } cable_if_t;
 
 typedef struct cable_report {
@@ -43,10 +44,16 @@ typedef struct cable_report {
     cable_if_t ifs[CABLE_MAX_IFS];
 } cable_report_t;
 
+/* add a sender to a rail's list (up to CABLE_MAX_HEARD); -1 if full or
+ * out of memory */
+int  cable_heard_add(cable_if_t *c, const cable_heard_t *h);
+/* free the lists of senders; r is then empty */
+void cable_report_free(cable_report_t *r);
+
 /* the text form: "hxb-cablecheck-report 1 ..." up to "end" */
 void cable_report_print(const hxb_topo_t *t, const cable_report_t *r, FILE *f);
 /* parse the first report in text[] (lines before it are skipped) for node
- * `node`; 0, or -1 with r->err set */
+ * `node` into r (empty: zeroed or freed); 0, or -1 with r->err set */
 int  cable_report_parse(const hxb_topo_t *t, int node, const char *text,
                         cable_report_t *r);
 

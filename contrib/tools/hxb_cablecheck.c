@@ -412,6 +412,9 @@ int main(int argc, char **argv)
         rc = cable_judge(&t, reps, 0, stdout) ? 1 : 0;
     }
 out:
+    for (c = 0; reps && c < t.num_nodes; c++) {
+        cable_report_free(&reps[c]);
+    }
     free(reps);
     hxb_topo_free(&t);
     return rc;

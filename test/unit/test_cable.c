@@ -55,6 +55,9 @@ static void grid(int X, int Y, int Z, int rails)
 
 static void teardown(void)
 {
+    for (int n = 0; n < T.num_nodes; n++) {
+        cable_report_free(&R[n]);
+    }
     free(R);
     hxb_topo_free(&T);
 }
@@ -109,6 +112,7 @@ static void observe(const char *who)
         cable_report_t *r = &R[n];
         char name[80];
         snprintf(name, sizeof(name), " %s ", T.nodes[n].name);
+        cable_report_free(r);
         memset(r, 0, sizeof(*r));
         r->node = n;
         if (who && !strstr(who, name)) {
@@ -129,15 +133,16 @@ static void observe(const char *who)
             c->speed = 10000;
             memcpy(c->mac, T.ifaces[i].mac, 6);
             for (k = 0; k < T.num_ifaces && c->up; k++) {
-                cable_heard_t *h;
+                cable_heard_t h;
                 if (k == i || !present[k] || !same_switch(i, k)) {
                     continue;
                 }
-                h = &c->heard[c->nheard++];
-                h->src = h->src_raw = T.ifaces[k].node;
-                h->dim = T.ifaces[k].dim;
-                h->rail = T.ifaces[k].rail;
-                memcpy(h->mac, T.ifaces[k].mac, 6);
+                memset(&h, 0, sizeof(h));
+                h.src = h.src_raw = T.ifaces[k].node;
+                h.dim = T.ifaces[k].dim;
+                h.rail = T.ifaces[k].rail;
+                memcpy(h.mac, T.ifaces[k].mac, 6);
+                ck_assert_int_eq(cable_heard_add(c, &h), 0);
             }
         }
     }
@@ -268,15 +273,15 @@ START_TEST(test_bad_tag_stranger_mac)
      * n1 from a MAC the topology does not give it */
     {
         cable_if_t *c = &R[0].ifs[0];
-        cable_heard_t *h;
+        cable_heard_t h;
         ck_assert_int_eq(c->ti, ifi("n0", "x0"));
-        h = &c->heard[c->nheard++];
-        memset(h, 0, sizeof(*h));
-        h->src = -1;
-        h->src_raw = 77;
-        h = &c->heard[c->nheard++];
-        *h = c->heard[0];
-        h->bad_tag = 1;
+        memset(&h, 0, sizeof(h));
+        h.src = -1;
+        h.src_raw = 77;
+        ck_assert_int_eq(cable_heard_add(c, &h), 0);
+        h = c->heard[0];
+        h.bad_tag = 1;
+        ck_assert_int_eq(cable_heard_add(c, &h), 0);
         c->heard[0].mac[5] ^= 1;
     }
     ck_assert_int_eq(judge(0), 3);
@@ -317,12 +322,16 @@ START_TEST(test_report_text)
         }
     }
     /* another node's report, a cut one, garbage: refused with a reason */
+    cable_report_free(&back);
     ck_assert_int_eq(cable_report_parse(&T, 3, buf, &back), -1);
     ck_assert(strstr(back.err, "another node") != NULL);
+    cable_report_free(&back);
     *strstr(buf, "end\n") = '\0';
     ck_assert_int_eq(cable_report_parse(&T, 4, buf, &back), -1);
     ck_assert(strstr(back.err, "ends early") != NULL);
+    cable_report_free(&back);
     ck_assert_int_eq(cable_report_parse(&T, 4, "Permission denied\n", &back), -1);
+    cable_report_free(&back);
     teardown();
 }
 END_TEST
