@@ -36,7 +36,8 @@ static void usage(FILE *f, const char *argv0)
 {
     fprintf(f,
         "usage: %s [--topo FILE] [--node NAME] [--key FILE] [--wait MS] [--passive]\n"
-        "       %s [--topo FILE] --remote TEMPLATE [--tool PATH] [--timeout S] [...]\n"
+        "       %s [--topo FILE] --remote TEMPLATE [--spread MS] [--tool PATH]\n"
+        "          [--timeout S] [...]\n"
         "Checks that each rail of the hyper-crossbar is cabled as the topology file says:\n"
         "on its switch (the one of its dimension, rail number and line), with every\n"
         "neighbour there and no one else, its link up, its MTU and speed as the other\n"
@@ -62,16 +63,22 @@ static void usage(FILE *f, const char *argv0)
         "                   with a wrong one are reported (default " HXB_CLUSTER_KEY ",\n"
         "                   if it exists)\n"
         "  --wait MS        listen this long (default 1500; more than the HELLO interval\n"
-        "                   of hxb-relayd, and with --remote more than the spread of the\n"
-        "                   nodes' start times)\n"
+        "                   of hxb-relayd)\n"
         "  --passive        send no probes: hear hxb-relayd's HELLOs only\n"
         "  --remote TEMPLATE  run on every node of the topology at once: TEMPLATE with %%n\n"
         "                   (or %%h) replaced by the node's name, followed by this program\n"
         "                   and its options, is run by /bin/sh; e.g. 'ssh %%h', 'ssh root@%%h',\n"
         "                   'hxb-testbed exec --name T %%n'\n"
+        "  --spread MS      with --remote: the nodes start one by one (ssh); each listens\n"
+        "                   until MS + --wait after the first was started (default 1000;\n"
+        "                   more for many nodes or a slow ssh: without hxb-relayd they\n"
+        "                   must listen at the same time to hear each other's probes)\n"
         "  --tool PATH      the hxb-cablecheck the nodes run (default: this one's path)\n"
-        "  --timeout S      give up on a node's report after S seconds (default 30)\n"
+        "  --timeout S      give up on a node's report S seconds after its listening\n"
+        "                   should have ended (default 30)\n"
         "  --report         print this node's facts for --remote (not a judgement)\n"
+        "  --until MS       with --report (--remote passes it): listen until this time\n"
+        "                   (ms since 1970), if later than --wait\n"
         "Exit status: 0 as the topology says, 1 problems found, 2 could not check.\n",
         argv0, argv0);
 }
@@ -153,15 +160,26 @@ static double now_s(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* run the check on every node at once; their reports into reps[] */
-static int run_remote(const hxb_topo_t *t, const char *tmpl, const char *tool,
-                      const char *topo, const char *key, int wait_ms, int passive,
-                      int timeout_s, cable_report_t *reps)
+static long long realtime_ms(void)
 {
+    struct timespec ts;
+
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* run the check on every node at once; their reports into reps[]. They
+ * start one by one (ssh, a busy host): each listens until the same moment,
+ * spread_ms after now plus wait_ms, and at least wait_ms */
+static int run_remote(const hxb_topo_t *t, const char *tmpl, const char *tool,
+                      const char *topo, const char *key, int wait_ms, int spread_ms,
+                      int passive, int timeout_s, cable_report_t *reps)
+{
+    long long until = realtime_ms() + spread_ms + wait_ms;
     remote_t *rm = calloc(t->num_nodes, sizeof(*rm));
     struct pollfd *pfd = calloc(t->num_nodes, sizeof(*pfd));
     char cmd[4096], q1[PATH_MAX + 8], q2[PATH_MAX + 8], q3[PATH_MAX + 8], qn[160];
-    double deadline = now_s() + timeout_s;
+    double deadline = now_s() + timeout_s + (spread_ms + wait_ms) * 1e-3;
     int n, open_fds = 0;
 
     if (!rm || !pfd) {
@@ -187,8 +205,9 @@ static int run_remote(const hxb_topo_t *t, const char *tmpl, const char *tool,
             return -1;
         }
         k = strlen(cmd);
-        if (snprintf(cmd + k, sizeof(cmd) - k, " %s --report --topo %s --node %s --wait %d%s%s%s",
-                     q1, q2, qn, wait_ms, passive ? " --passive" : "", key ? " --key " : "",
+        if (snprintf(cmd + k, sizeof(cmd) - k,
+                     " %s --report --topo %s --node %s --wait %d --until %lld%s%s%s", q1, q2,
+                     qn, wait_ms, until, passive ? " --passive" : "", key ? " --key " : "",
                      key ? q3 : "") >= (int)(sizeof(cmd) - k)) {
             fprintf(stderr, "hxb-cablecheck: the command for node %s is too long\n",
                     t->nodes[n].name);
@@ -275,7 +294,8 @@ static int run_remote(const hxb_topo_t *t, const char *tmpl, const char *tool,
         }
         if (timed_out) {
             cable_report_parse(t, n, "", &reps[n]);
-            snprintf(reps[n].err, sizeof(reps[n].err), "no answer within %d s", timeout_s);
+            snprintf(reps[n].err, sizeof(reps[n].err), "no answer within %.0f s",
+                     timeout_s + (spread_ms + wait_ms) * 1e-3);
         } else if (cable_report_parse(t, n, rm[n].buf ? rm[n].buf : "", &reps[n]) < 0) {
             /* what it said instead: its last line */
             char *b = rm[n].buf, *last = b;
@@ -308,17 +328,20 @@ int main(int argc, char **argv)
         {"topo", 1, 0, 't'}, {"node", 1, 0, 'n'}, {"key", 1, 0, 'k'},
         {"wait", 1, 0, 'w'}, {"passive", 0, 0, 'p'}, {"remote", 1, 0, 'r'},
         {"tool", 1, 0, 'T'}, {"timeout", 1, 0, 'o'}, {"report", 0, 0, 'R'},
+        {"spread", 1, 0, 'S'}, {"until", 1, 0, 'U'},
         {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
     const char *topo_path = getenv("HXB_TOPO"), *node_name = getenv("HXB_NODE");
     const char *key_path = NULL, *remote = NULL, *tool = NULL;
-    int wait_ms = 1500, passive = 0, timeout_s = 30, report = 0, opt, me, rc, c;
+    int wait_ms = 1500, spread_ms = 1000, passive = 0, timeout_s = 30, report = 0;
+    int opt, me, rc, c;
+    long long until = 0;
     char err[512], host[256], self[PATH_MAX];
     uint64_t key[2];
     cable_report_t *reps;
     hxb_topo_t t;
     char *end;
 
-    while ((opt = getopt_long(argc, argv, "t:n:k:w:pr:T:o:Rh", opts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "t:n:k:w:pr:T:o:RS:U:h", opts, NULL)) != -1) {
         switch (opt) {
         case 't': topo_path = optarg; break;
         case 'n': node_name = optarg; break;
@@ -341,6 +364,22 @@ int main(int argc, char **argv)
             }
             break;
         case 'R': report = 1; break;
+        case 'S':
+            spread_ms = strtol(optarg, &end, 10);
+            if (*end || spread_ms < 0 || spread_ms > 600000) {
+                fprintf(stderr, "hxb-cablecheck: --spread takes 0..600000 ms, not '%s'\n",
+                        optarg);
+                return 2;
+            }
+            break;
+        case 'U':
+            until = strtoll(optarg, &end, 10);
+            if (*end || until < 0) {
+                fprintf(stderr, "hxb-cablecheck: --until takes ms since 1970, not '%s'\n",
+                        optarg);
+                return 2;
+            }
+            break;
         case 'h': usage(stdout, argv[0]); return 0;
         default:  usage(stderr, argv[0]); return 2;
         }
@@ -373,8 +412,8 @@ int main(int argc, char **argv)
             self[k] = '\0';
             tool = self;
         }
-        if (run_remote(&t, remote, tool, topo_path, key_path, wait_ms, passive,
-                       timeout_s + wait_ms / 1000, reps) < 0) {
+        if (run_remote(&t, remote, tool, topo_path, key_path, wait_ms, spread_ms, passive,
+                       timeout_s, reps) < 0) {
             rc = 2;
             goto out;
         }
@@ -399,6 +438,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "hxb-cablecheck: %s\n", err);
         rc = 2;
         goto out;
+    }
+    /* --until (from --remote): listen until then, if later than --wait */
+    if (until > realtime_ms() + wait_ms) {
+        long long ms = until - realtime_ms();
+        wait_ms = ms > 600000 ? 600000 : (int)ms;
     }
     if (cable_listen(&t, me, c == 0 ? key : NULL, wait_ms, passive, &reps[me]) < 0) {
         fprintf(stderr, "hxb-cablecheck: %s: %s\n", node_name, reps[me].err);
