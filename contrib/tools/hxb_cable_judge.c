@@ -1,6 +1,7 @@
 /* hxb-cablecheck's judgement (hxb_cable_judge.h). */
 #include "hxb_cable_judge.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,7 +105,7 @@ static const char *rail_desc(const hxb_topo_t *t, int i, char *buf, size_t len)
 
 static void problem(judge_t *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-#include <stdarg.h>
+/* one problem, one line */
 static void problem(judge_t *j, const char *fmt, ...)
 {
     va_list ap;

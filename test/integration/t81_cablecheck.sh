@@ -4,9 +4,11 @@
 # and the fault for each miswiring the testbed makes: two rails of a node
 # swapped, a rail moved onto another line's switch, a rail unplugged, an MTU
 # unlike the rest of its switch; once re-cabled, all is well again. Checked
-# on every node at once (--remote, with probes) and on one node from the
-# relays' HELLOs alone (--passive). A 3x3 grid: lines of 3 nodes, so that
-# the majority on a switch tells which rail is the stray one.
+# on every node at once (--remote) by the nodes' probes alone, then with
+# hxb-relayd's HELLOs too, and on one node from the relays' HELLOs alone
+# (--passive); a node with another cluster key believes none of them, and
+# says so. A 3x3 grid: lines of 3 nodes, so that the majority on a switch
+# tells which rail is the stray one.
 TNAME=${TNAME:-r81}    # a run may name its own testbed
 . "$(dirname "$0")/lib.sh"
 [ -x "$HXB_BIN/hxb-cablecheck" ] || fail "hxb-cablecheck not built"
