@@ -72,8 +72,9 @@ double hxb_gclock_model_error(const hxb_gclock_model_t *m, double local);
 /* now in the reference's time base, and its error bound (s) */
 double hxb_gclock_now(const hxb_gclock_t *g);
 double hxb_gclock_error(const hxb_gclock_t *g);
-/* spin until hxb_gclock_now() >= t; returns how late the call came (s,
- * > 0 when t had already passed), 0 otherwise */
+/* wait until hxb_gclock_now() >= t (in naps until shortly before, then
+ * spinning, driving MPI progress on the clock's communicator meanwhile);
+ * returns how late the call came (s, > 0 when t had already passed), else 0 */
 double hxb_gclock_wait_until(const hxb_gclock_t *g, double t);
 
 #endif
