@@ -47,10 +47,13 @@ typedef struct {
 
 typedef struct hxb_gclock hxb_gclock_t;
 
-/* CLOCK_MONOTONIC in seconds. Not MPI_Wtime: that may be another clock
- * (gettimeofday, which steps with NTP; a cycle counter; Open MPI offsets it
- * by its value at MPI_Init), and a time namespace offsets CLOCK_MONOTONIC
- * only, which the testbed's injected offsets rely on. */
+/* CLOCK_MONOTONIC in seconds. Not MPI_Wtime: the standard leaves its clock
+ * open (gettimeofday, which steps with NTP, or a cycle counter elsewhere),
+ * Open MPI 4.1's counts from the process's own MPI_Init (CLOCK_MONOTONIC
+ * minus its value then: hxb-bench-clock-mpi's "node" lines differ by the
+ * node offsets plus the ranks' start-up skew of ~1 ms), and a time
+ * namespace offsets CLOCK_MONOTONIC, which the testbed's injected offsets
+ * rely on. */
 double hxb_gclock_local(void);
 
 /* Collective over comm (rank 0 = reference): learn the model (two rounds
