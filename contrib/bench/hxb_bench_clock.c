@@ -8,6 +8,9 @@
  *   node RANK HOST WTIME_MINUS_MONOTONIC
  *   sync RANK OFFSET DRIFT_PPM DRIFT_SE_PPM BOUND_US HALFRTT_US RESID_US POINTS
  *   check K ELAPSED RANK MEASURED PREDICTED DIFF_US FIRST_DIFF_US MEAS_HALFRTT_US BOUND_US
+ * (ELAPSED: seconds since the first sync, by rank 0's clock; on a busy host a
+ * check and resync may take longer than INTERVAL, and the times already
+ * past are skipped)
  *   final RANK OFFSET DRIFT_PPM DRIFT_SE_PPM BOUND_US HALFRTT_US RESID_US POINTS
  * (OFFSET = the rank's CLOCK_MONOTONIC minus rank 0's, at the time of the line)
  *
@@ -103,9 +106,16 @@ int main(int argc, char **argv)
     print_model("sync", g);
     hxb_gclock_model_t first = *hxb_gclock_model(g);
     double start = hxb_gclock_local(), *all = malloc(sizeof(double) * 6 * size);
-    for (int k = 1; k * interval <= duration + 1e-9; k++) {
+    for (int k = 1, c = 1; k * interval <= duration + 1e-9; k++, c++) {
         hxb_gclock_point_t p;
+        double elapsed;
         wait_local(start + k * interval);
+        /* a check that took longer than the interval (a busy host) makes
+         * the next ones skip their times, so the run lasts DURATION; all
+         * ranks agree on how many, by rank 0's clock */
+        elapsed = hxb_gclock_local() - start;
+        MPI_Bcast(&elapsed, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+        if (elapsed > duration + interval) break;
         rc = hxb_gclock_measure(g, pingpongs, &p);
         if (MPI_SUCCESS != rc) {
             fprintf(stderr, "hxb-bench-clock-mpi: rank %d: check %d failed (MPI error %d)\n", rank, k, rc);
@@ -119,7 +129,7 @@ int main(int argc, char **argv)
         MPI_Gather(mine, 6, MPI_DOUBLE, all, 6, MPI_DOUBLE, 0, MPI_COMM_WORLD);
         for (int r = 0; 0 == rank && r < size; r++) {
             double *v = all + 6 * r;
-            printf("check %d %.1f %d %.9f %.9f %.3f %.3f %.2f %.2f\n", k, k * interval, r,
+            printf("check %d %.1f %d %.9f %.9f %.3f %.3f %.2f %.2f\n", c, elapsed, r,
                    v[0], v[1], v[2], v[3], v[4], v[5]);
         }
         if (0 == rank) fflush(stdout);
@@ -127,6 +137,9 @@ int main(int argc, char **argv)
             fprintf(stderr, "hxb-bench-clock-mpi: rank %d: resync failed (MPI error %d)\n", rank, rc);
             MPI_Abort(MPI_COMM_WORLD, 1);
         }
+        elapsed = hxb_gclock_local() - start;
+        MPI_Bcast(&elapsed, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+        while ((k + 1) * interval < elapsed) k++;   /* the times already past */
     }
     print_model("final", g);
     if (0 == rank) printf("hxb_bench_clock: ok\n");

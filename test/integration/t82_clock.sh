@@ -43,7 +43,8 @@ ob1() {
         --mca btl_hxb_uct_module "$HXB_LIB" --mca btl_hxb_topo "$TOPO" \
         --mca btl_hxb_job_key $KEY --mca btl_hxb_print_stats y "$@"
 }
-# a sync with two rounds 0.5 s apart, two checks 1 s apart, resynced at each
+# a sync with two rounds 0.5 s apart, checks 1 s apart for 2 s, resynced at
+# each (on a busy host one check may take over a second: then one check)
 ob1 clock 90 "$top/hxb-bench-clock-mpi" -d 2 -i 1 -s 0.5 -p 100
 grep -q "hxb_bench_clock: ok" "$LOG/clock" || fail "clock: no verdict"
 hxb_carried "$LOG/clock"
@@ -59,7 +60,7 @@ awk -v clockf="/run/hxb/$TNAME/clock" '
         if (abs($6 - truth) > 100e-6) bad("check " $2 " rank " $4 ": predicted " $6 " s, injected " truth " s")
         if (abs($5 - truth) > 100e-6) bad("check " $2 " rank " $4 ": measured " $5 " s, injected " truth " s")
         if (abs($7) > 100) bad("check " $2 " rank " $4 ": measured - predicted " $7 " us") }
-    END { if (nodes != 4 || seen["sync"] != 4 || seen["final"] != 4 || checks != 6) bad("incomplete output: " nodes " nodes, " seen["sync"] " sync, " checks " checks")
+    END { if (nodes != 4 || seen["sync"] != 4 || seen["final"] != 4 || checks < 3 || checks % 3) bad("incomplete output: " nodes " nodes, " seen["sync"] " sync, " checks " checks")
           for (r = 0; r < 4; r++) if (node[r] == "" || (node[r] in used)) bad("rank " r " on node \"" node[r] "\""); else used[node[r]] = 1
           exit err }' "$LOG/clock" || fail "clock: offsets not recovered (above)"
 note "clock: 4 nodes' offsets recovered (first sync and resynced, within 100 us), max |error| $(
