@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <time.h>
 
 #define TAG_PING 1
@@ -22,6 +23,7 @@
 struct hxb_gclock {
     MPI_Comm comm;
     int rank, size, pingpongs, per_round;
+    double spin;            /* hxb_gclock_wait_until spins this long (s) */
     int n, first;           /* points held, index of the oldest (ring) */
     hxb_gclock_point_t pt[MAX_POINTS];
     hxb_gclock_model_t model;
@@ -179,6 +181,9 @@ int hxb_gclock_init(hxb_gclock_t **gp, MPI_Comm comm, double span)
     if (!g) return MPI_ERR_NO_MEM;
     g->pingpongs = env_int("HXB_GCLOCK_PINGPONGS", 50, 1);
     g->per_round = env_int("HXB_GCLOCK_POINTS", 8, 1);
+    g->spin = env_int("HXB_GCLOCK_SPIN_US", 50, 0) * 1e-6;
+    /* naps end within 1 us of when asked, not the default 50 us timer slack */
+    prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
     /* a communicator of its own: no message of the program can match ours */
     rc = MPI_Comm_dup(comm, &g->comm);
     if (MPI_SUCCESS != rc) { free(g); return rc; }
@@ -250,11 +255,13 @@ double hxb_gclock_wait_until(const hxb_gclock_t *g, double t)
 {
     double now = hxb_gclock_now(g);
     if (now >= t) return now - t;
-    /* in 100 us naps until 300 us before, so that ranks waiting for one
-     * start leave the CPUs to those still working; then spinning, as a nap
-     * overshoots by tens of us. MPI progress all the while. */
-    while (t - now > 300e-6) {
-        struct timespec ts = { 0, 100000 };
+    /* in naps of up to 100 us until g->spin before, so that ranks waiting
+     * for one start leave the CPUs to those still working (on an
+     * oversubscribed node, ranks spinning together keep each other off the
+     * CPU at the start time); then spinning. MPI progress all the while. */
+    while (t - now > g->spin) {
+        double nap = t - now - g->spin;
+        struct timespec ts = { 0, (long)((nap < 100e-6 ? nap : 100e-6) * 1e9) };
         progress(g);
         nanosleep(&ts, NULL);
         now = hxb_gclock_now(g);
