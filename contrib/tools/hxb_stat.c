@@ -146,7 +146,6 @@ static int list(void)
 /* the previous report of one file, for rates */
 typedef struct {
     hxb_stat_snap_t s;
-    double          at;
     int             have;
 } prev_t;
 
@@ -343,7 +342,6 @@ static int show(const char *what)
         for (i = 0; i < f.n; i++) {
             hxb_stat_snap_t s;
             char err[512];
-            double now = wall_now();
 
             if (hxb_stat_read(f.paths[i], &s, err, sizeof(err)) < 0) {
                 fprintf(stderr, "hxb-stat: %s\n", err);
@@ -353,7 +351,10 @@ static int show(const char *what)
             if (opt.json) {
                 print_json(f.paths[i], &s);
             } else {
-                print_text(f.paths[i], &s, &pv[i], pv[i].have ? now - pv[i].at : 0);
+                /* rates over the writer's own update times: a copy is up
+                 * to a period old */
+                print_text(f.paths[i], &s, &pv[i],
+                           pv[i].have ? s.hdr.updated - pv[i].s.hdr.updated : 0);
                 printf("\n");
             }
             fflush(stdout);
@@ -361,7 +362,6 @@ static int show(const char *what)
                 hxb_stat_snap_free(&pv[i].s);
             }
             pv[i].s    = s;
-            pv[i].at   = now;
             pv[i].have = 1;
         }
         if (opt.watch <= 0) {
