@@ -33,6 +33,8 @@ struct hxb_statfile {
     hxb_peer_info_t *info;      /* scratch for hxb_engine_peers */
     int              info_max;
     unsigned         sigs_seen;
+    int              named_extra; /* the counters' names are written, with
+                                   * so many extra ones (-1: not yet) */
     char             path[256];
 };
 
@@ -142,7 +144,8 @@ int hxb_statfile_open(hxb_statfile_t **sf_p, const char *dir,
         hxb_statfile_close(sf);
         return ret;
     }
-    sf->period = id->period;
+    sf->period      = id->period;
+    sf->named_extra = -1;
     h = sf->hdr;
     h->magic        = HXB_STAT_MAGIC;
     h->version      = HXB_STAT_VERSION;
@@ -236,24 +239,36 @@ static void fill(hxb_statfile_t *sf, hxb_engine_t *e, double now,
     unsigned nc = 0, i;
     int nrails = hxb_engine_num_rails(e), shown;
 
+    /* the names once (formatting them took most of an update's time),
+     * again only if the caller's extra counters change in number */
+    int named = (sf->named_extra == nextra);
+
     for (i = 0; i < N_ENGINE_COUNTERS; i++, nc++) {
-        name_copy(c[nc].name, sizeof(c[nc].name), engine_counters[i].name);
+        if (!named) {
+            name_copy(c[nc].name, sizeof(c[nc].name), engine_counters[i].name);
+        }
         c[nc].value = *(const uint64_t *)((const char *)st + engine_counters[i].off);
     }
     for (i = 0; i < (unsigned)nextra && nc < MAX_COUNTERS; i++, nc++) {
-        c[nc] = extra[i];
+        if (!named) {
+            memcpy(c[nc].name, extra[i].name, sizeof(c[nc].name));
+        }
+        c[nc].value = extra[i].value;
     }
     for (i = 0; i < HXB_DROP_MAX && nc < MAX_COUNTERS; i++, nc++) {
-        snprintf(c[nc].name, sizeof(c[nc].name), "drop_%s", hxb_drop_names[i]);
+        if (!named) {
+            snprintf(c[nc].name, sizeof(c[nc].name), "drop_%s", hxb_drop_names[i]);
+        }
         c[nc].value = st->drops[i];
     }
+    sf->named_extra = nextra;
     rl = (hxb_stat_rail_t *)(c + nc);
     for (i = 0; i < (unsigned)nrails; i++) {
         const hxb_rail_t *r = hxb_engine_rail(e, i);
 
         memset(&rl[i], 0, sizeof(rl[i]));
-        name_copy(rl[i].name, sizeof(rl[i].name), r->ifname);
-        name_copy(rl[i].kind, sizeof(rl[i].kind), h->mode);
+        memcpy(rl[i].name, r->ifname, sizeof(rl[i].name));   /* both 16, ended */
+        memcpy(rl[i].kind, h->mode, sizeof(rl[i].kind));
         rl[i].up     = !!r->up;
         rl[i].dim    = r->dim;
         rl[i].railno = r->railno;
@@ -476,6 +491,10 @@ int hxb_stat_read(const char *path, hxb_stat_snap_t *snap, char *err,
         if (g1 & 1) {
             usleep(tries < 10 ? 0 : 1000);
             continue;
+        }
+        if (size < sizeof(hxb_stat_hdr_t)) {
+            ret = -EPROTO;
+            break;
         }
         if (size > len) {          /* grown since mapped */
             munmap(m, len);

@@ -395,19 +395,16 @@ static int dump(const char *what)
                                   sizeof(err)) < 0) {
             fprintf(stderr, "hxb-stat: %s\n", err);
             ret = 1;
-            continue;
-        }
-        in = fopen(path, "r");
-        if (!in) {
+        } else if (!(in = fopen(path, "r"))) {
             fprintf(stderr, "hxb-stat: %s: %s\n", path, strerror(errno));
             ret = 1;
-            continue;
+        } else {
+            while (fgets(line, sizeof(line), in)) {
+                fputs(line, stdout);
+            }
+            fclose(in);
+            unlink(path);
         }
-        while (fgets(line, sizeof(line), in)) {
-            fputs(line, stdout);
-        }
-        fclose(in);
-        unlink(path);
         free(f.paths[i]);
     }
     free(f.paths);
