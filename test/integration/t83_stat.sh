@@ -29,18 +29,30 @@ on_user n1 timeout 60 $(hxb_env) "$HXB_BIN/hxb-ucp-test" -c 198.18.0.1 -p $port 
     -n 12000 -m 65536 -s 83 > "$LOG/cli" 2>&1 &
 cli=$!
 
-# the server's pid, from the listing (as the user, inside n0): both
-# processes are the user's, on hosts n0 and n1
+# the processes' pids (in this testbed's n0 and n1: other tests' nodes
+# have the same names), then the listing, as the user inside n0, must show
+# both (their files share /dev/shm, as the nodes share the host's mounts)
+ns_proc() {
+    local p
+    for p in $(ip netns pids "$TNAME-$1" 2>/dev/null); do
+        [ "$(cat "/proc/$p/comm" 2>/dev/null)" = hxb-ucp-test ] && { echo "$p"; return 0; }
+    done
+    return 0
+}
 spid= cpid=
 for _ in $(seq 100); do
-    on_user n0 "$STAT" > "$LOG/list" 2>&1 || fail "hxb-stat (list): $(cat "$LOG/list")"
-    spid=$(awk '$3 == "n0" {print $1}' "$LOG/list" | head -1)
-    cpid=$(awk '$3 == "n1" {print $1}' "$LOG/list" | head -1)
-    [ -n "$spid" ] && [ -n "$cpid" ] && break
+    spid=$(ns_proc n0) cpid=$(ns_proc n1)
+    if [ -n "$spid" ] && [ -n "$cpid" ]; then
+        on_user n0 "$STAT" > "$LOG/list" 2>&1 || fail "hxb-stat (list): $(cat "$LOG/list")"
+        awk -v p="$spid" '$1 == p && $3 == "n0"' "$LOG/list" | grep -q . &&
+            awk -v p="$cpid" '$1 == p && $3 == "n1"' "$LOG/list" | grep -q . && break
+    fi
     sleep 0.1
 done
-[ -n "$spid" ] && [ -n "$cpid" ] || fail "hxb-stat does not list both processes: $(cat "$LOG/list")"
-[ "$(cat "/proc/$spid/comm")" = hxb-ucp-test ] || fail "listed pid $spid is not hxb-ucp-test"
+[ -n "$spid" ] && [ -n "$cpid" ] || fail "no hxb-ucp-test in n0 and n1"
+awk -v p="$spid" '$1 == p && $3 == "n0"' "$LOG/list" | grep -q . &&
+    awk -v p="$cpid" '$1 == p && $3 == "n1"' "$LOG/list" | grep -q . ||
+    fail "hxb-stat does not list server $spid (n0) and client $cpid (n1): $(cat "$LOG/list")"
 note "listed: server pid $spid on n0, client pid $cpid on n1"
 
 # two reads, a second apart: rails, the peer, counters growing
