@@ -1,7 +1,8 @@
 #!/bin/bash
 # hxb-stat: a running process's counters read from outside while it runs
 # (uct_hxb/hxb_statfile.c). Two nodes, 2 rails at 100 Mbit/s; hxb-ucp-test
-# runs as the job user between them for several seconds. Meanwhile, as
+# runs as the job user between them for some 10 s (64 KiB messages both
+# ways, bound by the rails' rate, not the host's speed). Meanwhile, as
 # that user inside n0: hxb-stat lists both processes; the server's file
 # shows its 2 rails and its one peer (the client's node), and its
 # counters (global, per rail, per peer) grow between two reads; --watch
@@ -21,12 +22,12 @@ uid=$(id -u "$HXB_TEST_USER")
 port=$((20000 + RANDOM % 20000))
 # shellcheck disable=SC2046
 on_user n0 timeout 60 $(hxb_env UCX_HXB_DUMP_SIGNAL=12) "$HXB_BIN/hxb-ucp-test" -p $port \
-    -n 12000 -m 65536 -s 83 > "$LOG/srv" 2>&1 &
+    -n 4000 -m 65536 -f -s 83 > "$LOG/srv" 2>&1 &
 srv=$!
 wait_listen n0 $port
 # shellcheck disable=SC2046
 on_user n1 timeout 60 $(hxb_env) "$HXB_BIN/hxb-ucp-test" -c 198.18.0.1 -p $port \
-    -n 12000 -m 65536 -s 83 > "$LOG/cli" 2>&1 &
+    -n 4000 -m 65536 -f -s 83 > "$LOG/cli" 2>&1 &
 cli=$!
 
 # the processes' pids (in this testbed's n0 and n1: other tests' nodes
@@ -39,7 +40,7 @@ ns_proc() {
     done
     return 0
 }
-spid= cpid=
+spid='' cpid=''
 for _ in $(seq 100); do
     spid=$(ns_proc n0) cpid=$(ns_proc n1)
     if [ -n "$spid" ] && [ -n "$cpid" ]; then
