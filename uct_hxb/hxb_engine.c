@@ -365,6 +365,8 @@ static void engine_rx_cb(void *arg, hxb_rail_t *rail, void *data, size_t size,
         hxb_peer_restart(p, h->src_epoch);
     }
     p->last_rx = e->now;
+    p->stats.rx_frames++;
+    p->stats.rx_bytes += size;
     /* Where the peer is on this rail: from its first frame here, then only
      * from sequenced frames not seen before. A genuine frame replayed by
      * someone else passes every check up to the duplicate test; learned

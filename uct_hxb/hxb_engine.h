@@ -18,6 +18,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define HXB_OK        0
 #define HXB_EAGAIN    (-11)   /* no resources now: retry after progress   */
@@ -105,6 +106,13 @@ typedef struct hxb_engine_stats {
     uint64_t cwnd_undos;      /* cuts undone: the losses were late frames */
     uint64_t resp_revoked;    /* GET_RESP frames refused: region went away */
 } hxb_engine_stats_t;
+
+/* one peer's traffic (hxb-stat; counted in place, no cost beyond an add) */
+typedef struct hxb_peer_stats {
+    uint64_t tx_frames, tx_bytes;  /* sequenced frames sent, resends included */
+    uint64_t rx_frames, rx_bytes;  /* frames accepted from it, of any kind */
+    uint64_t retransmits;
+} hxb_peer_stats_t;
 
 void hxb_engine_cfg_default(hxb_engine_cfg_t *cfg);
 int  hxb_engine_create(const hxb_engine_cfg_t *cfg, const hxb_callbacks_t *cb,
@@ -199,5 +207,36 @@ double hxb_engine_wake_at(const hxb_engine_t *e);
  * until when (*until: a wake time, 0 for "until a frame arrives")? 0: a
  * deadline is due, progress again */
 int hxb_engine_may_sleep(hxb_engine_t *e, double *until);
+
+/* What is inside a running engine, read out for operators (hxb_inspect.c:
+ * hxb-stat's shared counters, the state dump). Read only, never between
+ * another engine call's steps: from the thread that owns the engine. */
+typedef struct hxb_peer_info {
+    uint16_t node, proc;
+    uint32_t epoch;
+    uint32_t rail_mask;        /* local rails that reach it              */
+    uint32_t suspect;          /* ... of which lost frames, being probed  */
+    uint8_t  failed, busy, active;
+    unsigned inflight;         /* frames sent, not yet acknowledged       */
+    unsigned unacked;          /* ... and numbered but not yet sent       */
+    unsigned ops_queued;       /* operations waiting to be cut into frames */
+    unsigned gets_pending;     /* our reads waiting for its answer        */
+    unsigned acks_owed;        /* its frames we have not acknowledged yet */
+    double   srtt, rttvar, rto, min_rtt;   /* seconds (0: no sample yet) */
+    double   last_rx;          /* its last frame, on hxb_engine_clock      */
+    hxb_peer_stats_t stats;
+} hxb_peer_info_t;
+
+/* the clock of the last progress pass (hxb_now's) */
+double hxb_engine_clock(const hxb_engine_t *e);
+/* rail i's frames in flight (all peers) and its current window */
+void hxb_engine_rail_load(const hxb_engine_t *e, int i, unsigned *inflight,
+                          double *window);
+/* up to max peers into info, in no particular order; returns how many
+ * peers there are (may exceed max) */
+int  hxb_engine_peers(const hxb_engine_t *e, hxb_peer_info_t *info, int max);
+/* a state dump: engine, rails, and each peer's windows, queues and paths,
+ * as text (for a person reading it, no stable format) */
+void hxb_engine_dump(const hxb_engine_t *e, FILE *f);
 
 #endif

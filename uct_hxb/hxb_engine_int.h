@@ -315,6 +315,7 @@ struct hxb_peer {
     hxb_peer_ack_t ack;
     hxb_peer_rx_t  rx;
     hxb_reasm_t    reasm;
+    hxb_peer_stats_t stats;        /* its traffic (read by hxb_inspect.c)   */
 };
 
 /* Completions and restart reports owed to the caller, made while it was

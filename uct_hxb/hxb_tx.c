@@ -288,6 +288,8 @@ static void tx_send(hxb_peer_t *p, uint32_t seq, hxb_txslot_t *s, int r)
      * (none in flight then, or the RTO has shrunk since) */
     hxb_tx_rto_arm(p, e->now + p->loss.rto);
     e->stats.tx_frames++;
+    p->stats.tx_frames++;
+    p->stats.tx_bytes += flen;
     /* the cumulative ack rode along: a separate ACK is needed only while
      * frames beyond a hole wait to be acknowledged selectively */
     if (p->rx.hi == p->rx.next) {
@@ -311,6 +313,7 @@ void hxb_tx_retransmit(hxb_peer_t *p, uint32_t seq, hxb_txslot_t *s)
         s->retx++;
     }
     p->e->stats.retransmits++;
+    p->stats.retransmits++;
     hxb_cc_retransmitted(p);
     tx_send(p, seq, s, r);
 }

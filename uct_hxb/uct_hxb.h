@@ -5,6 +5,7 @@
 
 #include "hxb_engine.h"
 #include "hxb_settings.h"
+#include "hxb_statfile.h"
 #include "hxb_topo.h"
 
 #include <uct/base/uct_iface.h>
@@ -103,6 +104,8 @@ typedef struct uct_hxb_iface {
     uint64_t               sleeps_timed; /* ... with a deadline armed (work
                                             outstanding, e.g. frames unacked) */
     int                    print_stats;
+    hxb_statfile_t        *statfile;     /* hxb-stat's (NULL: none) */
+    double                 stat_next;    /* ... next update due (hxb_now) */
     /* The worker's thread and the idle tick (a thread of ours) take
      * turns on the engine: every UCT entry point holds this lock; the
      * tick only tries it, since a held lock means the worker is active */
@@ -143,6 +146,8 @@ static UCS_F_ALWAYS_INLINE void uct_hxb_leave(uct_hxb_iface_t *iface)
 /* the idle tick (uct_hxb_tick.c) */
 ucs_status_t uct_hxb_tick_start(uct_hxb_iface_t *iface);
 void uct_hxb_tick_stop(uct_hxb_iface_t *iface);
+/* rewrite hxb-stat's file (iface->statfile set; under the iface lock) */
+void uct_hxb_iface_stat_update(uct_hxb_iface_t *iface, double now);
 
 /* md */
 int  uct_hxb_md_check(uct_hxb_md_t *md, uint64_t addr, uint64_t rkey, size_t len);

@@ -277,8 +277,25 @@ static unsigned uct_hxb_iface_progress(uct_iface_h tl_iface)
             uct_hxb_ep_dispatch_pending(ep);
         }
     }
+    /* one compare per pass, against the clock the pass read */
+    if (iface->statfile &&
+        (hxb_engine_clock(iface->engine) >= iface->stat_next)) {
+        uct_hxb_iface_stat_update(iface, hxb_engine_clock(iface->engine));
+    }
     uct_hxb_leave(iface);
     return count;
+}
+
+void uct_hxb_iface_stat_update(uct_hxb_iface_t *iface, double now)
+{
+    hxb_stat_counter_t extra[] = {
+        {"sleeps", iface->sleeps},
+        {"sleeps_timed", iface->sleeps_timed},
+        {"invalidations", iface->md->invalidations},
+    };
+
+    iface->stat_next = hxb_statfile_update(iface->statfile, iface->engine, now,
+                                           extra, ucs_static_array_size(extra));
 }
 
 /* PUT frames of one endpoint land in arrival order, which the rails do
@@ -752,6 +769,35 @@ static ucs_status_t uct_hxb_iface_events_init(uct_hxb_iface_t *self)
     return UCS_OK;
 }
 
+/* hxb-stat's file and the dump signal (UCX_HXB_STAT, _DUMP_SIGNAL): the
+ * job runs without them if they cannot be had */
+static void uct_hxb_iface_stat_open(uct_hxb_iface_t *self,
+                                    const uct_hxb_iface_config_t *config)
+{
+    hxb_statfile_id_t id = {
+        .node   = self->dev_addr.node,
+        .proc   = ntohs(self->iface_addr.proc),
+        .epoch  = self->iface_addr.epoch,
+        .mode   = (self->mode == HXB_RAIL_RAW) ? "raw" :
+                  (self->mode == HXB_RAIL_DUAL) ? "dual" : "udp",
+        .period = config->stat_period,
+    };
+    char err[320];
+    int ret;
+
+    if (config->dump_signal &&
+        (ret = hxb_statfile_dump_signal(config->dump_signal)) < 0) {
+        ucs_warn("hxb: UCX_HXB_DUMP_SIGNAL=%u: %s", config->dump_signal,
+                 (ret == -EBUSY) ? "the application handles that signal" :
+                 strerror(-ret));
+    }
+    if (config->stat &&
+        hxb_statfile_open(&self->statfile, NULL, &id, err, sizeof(err)) < 0) {
+        ucs_diag("hxb: no counters for hxb-stat: %s", err);
+        self->statfile = NULL;
+    }
+}
+
 static UCS_CLASS_INIT_FUNC(uct_hxb_iface_t, uct_md_h md, uct_worker_h worker,
                            const uct_iface_params_t *params,
                            const uct_iface_config_t *tl_config)
@@ -844,6 +890,7 @@ static UCS_CLASS_INIT_FUNC(uct_hxb_iface_t, uct_md_h md, uct_worker_h worker,
         goto err_engine;
     }
     self->have_bounce_mp = 1;
+    uct_hxb_iface_stat_open(self, config);
     status = uct_hxb_tick_start(self);
     if (status != UCS_OK) {
         goto err_engine;
@@ -853,6 +900,7 @@ static UCS_CLASS_INIT_FUNC(uct_hxb_iface_t, uct_md_h md, uct_worker_h worker,
     return UCS_OK;
 
 err_engine:
+    hxb_statfile_close(self->statfile);
     if (self->have_bounce_mp) {
         ucs_mpool_cleanup(&self->bounce_mp, 1);
     }
@@ -918,6 +966,7 @@ static UCS_CLASS_CLEANUP_FUNC(uct_hxb_iface_t)
     if (self->print_stats) {
         uct_hxb_iface_print_stats(self);
     }
+    hxb_statfile_close(self->statfile);
     uct_base_iface_progress_disable(&self->super.super,
                                     UCT_PROGRESS_SEND | UCT_PROGRESS_RECV);
     ucs_list_del(&self->md_link);

@@ -19,6 +19,7 @@
 #include "hxb_config.h"
 #endif
 #include "uct_hxb.h"
+#include "hxb_clock.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -46,6 +47,15 @@ static void *uct_hxb_tick_main(void *arg)
         }
         if (ucs_recursive_spin_trylock(&iface->lock)) {
             hxb_engine_idle_tick(iface->engine);
+            /* hxb-stat's counters stay fresh while the caller computes or
+             * sleeps: the tick is the only thread then */
+            if (iface->statfile) {
+                double now = hxb_now();
+
+                if (now >= iface->stat_next) {
+                    uct_hxb_iface_stat_update(iface, now);
+                }
+            }
             ucs_recursive_spin_unlock(&iface->lock);
         }
     }

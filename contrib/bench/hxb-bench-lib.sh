@@ -45,6 +45,7 @@ on() { local n=$1; shift; "$TB" exec --name "$NAME" "$n" "$@"; }
 # pair_tl_env TL R: the env command line for transport TL between two
 # nodes joined by R rails (x0..): hxb (default settings), hxbudp, hxbdual,
 # hxbraw (UCX_HXB_MODE), hxbnoauth and hxbfull (UCX_HXB_AUTH=off, full),
+# hxbnostat and hxbstat1ms (hxb-stat's counters off, or rewritten every 1 ms),
 # hxbref (default settings, another build of the
 # library: $HXB_REF_LIB, to put two builds side by side in one run), tcp
 # (UCX's, on the rails only). Empty for an unknown TL. Uses the caller's
@@ -59,6 +60,8 @@ pair_tl_env() {
                 e="env LD_PRELOAD=$HXB_REF_LIB UCX_HXB_TOPO=/run/hxb/$NAME/topo.conf UCX_TLS=hxb,self UCX_WARN_UNUSED_ENV_VARS=n" ;;
         hxbnoauth) e="env LD_PRELOAD=$LIB UCX_HXB_TOPO=/run/hxb/$NAME/topo.conf UCX_HXB_AUTH=off UCX_TLS=hxb,self UCX_WARN_UNUSED_ENV_VARS=n" ;;
         hxbfull) e="env LD_PRELOAD=$LIB UCX_HXB_TOPO=/run/hxb/$NAME/topo.conf UCX_HXB_AUTH=full UCX_TLS=hxb,self UCX_WARN_UNUSED_ENV_VARS=n" ;;
+        hxbnostat) e="env LD_PRELOAD=$LIB UCX_HXB_TOPO=/run/hxb/$NAME/topo.conf UCX_HXB_STAT=n UCX_TLS=hxb,self UCX_WARN_UNUSED_ENV_VARS=n" ;;
+        hxbstat1ms) e="env LD_PRELOAD=$LIB UCX_HXB_TOPO=/run/hxb/$NAME/topo.conf UCX_HXB_STAT_PERIOD=1ms UCX_TLS=hxb,self UCX_WARN_UNUSED_ENV_VARS=n" ;;
         hxbudp|hxbdual|hxbraw) e="env LD_PRELOAD=$LIB UCX_HXB_TOPO=/run/hxb/$NAME/topo.conf UCX_HXB_MODE=${tl#hxb} UCX_TLS=hxb,self UCX_WARN_UNUSED_ENV_VARS=n" ;;
         tcp) e="env UCX_TLS=tcp,self UCX_NET_DEVICES=$devs UCX_WARN_UNUSED_ENV_VARS=n" ;;
     esac

@@ -22,6 +22,7 @@ LAYERS = [
     ['hxb_rx.c'],
     ['hxb_peer_life.c'],
     ['hxb_engine.c'],
+    ['hxb_inspect.c'],     # reads everything for hxb-stat and dumps
 ]
 OWNER = {'tx': 'hxb_tx.c', 'cc': 'hxb_cc.c', 'loss': 'hxb_loss.c', 'ops': 'hxb_ops.c',
          'ack': 'hxb_ack.c', 'rx': 'hxb_rx.c', 'reasm': 'hxb_am.c'}
