@@ -630,10 +630,12 @@ static void usage(FILE *f)
         "  -q, --quiet          no per-rail counters at exit, only the total\n"
         "  -h, --help           this text\n"
         "Stops on SIGINT or SIGTERM too. At exit it prints, per rail and in total,\n"
-        "received (by the kernel's filter), dropped (ring full: frames lost),\n"
+        "received (by the kernel's filter), dropped (ring full: frames lost; in the\n"
+        "total also those still unread at exit), unread (per rail),\n"
         "ifdropped (by the interface, not the capture), captured (read from the\n"
         "ring), filtered (by the user-space filter) and written; the file's\n"
-        "Interface Statistics Blocks hold the same counts. Needs CAP_NET_RAW.\n",
+        "Interface Statistics Blocks hold the same counts. Exit status 3 if any\n"
+        "frame was lost, 1 on errors. Needs CAP_NET_RAW.\n",
         g_prog, HXB_ETHERTYPE, HXB_RELAY_PORT, HXB_HOPS_MAX, HXB_RELAY_PORT);
 }
 
@@ -779,16 +781,9 @@ int main(int argc, char **argv)
             drain(&rails[i]);   /* also on timeout: blocks retire by time */
         }
     }
-    /* the ring blocks still open retire within the block timeout: read them */
-    if (!(g_count && g_written >= g_count)) {
-        double until = now_s() + 3 * CAP_TIMEOUT_MS / 1000.0;
-        while (now_s() < until) {
-            poll(pfd, (nfds_t)nr, CAP_TIMEOUT_MS);
-            for (i = 0; i < nr; i++) {
-                drain(&rails[i]);
-            }
-        }
-    }
+    /* The kernel's counts now; then read what they count that is still in
+     * the rings (open blocks retire within the block timeout). Frames
+     * that arrive meanwhile are read too, beyond the counts. */
     for (i = 0; i < nr; i++) {
         cap_rail_t *r = &rails[i];
         struct pcap_stat st;
@@ -800,15 +795,35 @@ int main(int argc, char **argv)
         } else {
             fprintf(stderr, "%s: %s: no statistics: %s\n", g_prog, r->name, pcap_geterr(r->pc));
         }
+    }
+    if (!(g_count && g_written >= g_count)) {
+        double until = now_s() + 4 * CAP_TIMEOUT_MS / 1000.0;
+        int behind = 1;
+        while (behind && now_s() < until) {
+            poll(pfd, (nfds_t)nr, CAP_TIMEOUT_MS);
+            behind = 0;
+            for (i = 0; i < nr; i++) {
+                drain(&rails[i]);
+                behind |= rails[i].captured + rails[i].drop < rails[i].recv;
+            }
+        }
+    }
+    for (i = 0; i < nr; i++) {
+        cap_rail_t *r = &rails[i];
+        /* counted by the kernel, not read (not after -c: not wanted) */
+        uint64_t unread = !(g_count && g_written >= g_count) &&
+                          r->captured + r->drop < r->recv ? r->recv - r->drop - r->captured : 0;
+
         write_isb(r);
         if (!quiet) {
-            fprintf(stderr, "%s: %s: received=%llu dropped=%llu ifdropped=%llu "
+            fprintf(stderr, "%s: %s: received=%llu dropped=%llu unread=%llu ifdropped=%llu "
                     "captured=%llu filtered=%llu written=%llu\n", g_prog, r->name,
                     (unsigned long long)r->recv, (unsigned long long)r->drop,
+                    (unsigned long long)unread,
                     (unsigned long long)r->ifdrop, (unsigned long long)r->captured,
                     (unsigned long long)r->filtered, (unsigned long long)r->written);
         }
-        tot[0] += r->recv; tot[1] += r->drop; tot[2] += r->ifdrop;
+        tot[0] += r->recv; tot[1] += r->drop + unread; tot[2] += r->ifdrop;
         tot[3] += r->captured; tot[4] += r->filtered; tot[5] += r->written;
         pcap_close(r->pc);
     }

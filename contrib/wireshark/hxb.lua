@@ -489,9 +489,10 @@ local function dissect(tvb, pinfo, root, carrier)
         off, idx = off + used, idx + 1
         -- a raw frame is one frame (Ethernet may pad it); a datagram may
         -- hold a train of frames, back to back
-    until carrier == "raw" or used <= 0 or tvb:reported_length_remaining(off) < HDR
+        -- (a damaged one is not cut further: its lengths may be wrong)
+    until carrier == "raw" or damaged or used <= 0 or tvb:reported_length_remaining(off) < HDR
     if carrier ~= "raw" and tvb:reported_length_remaining(off) > 0 then
-        root:add(F.trailer, tvb:range(off))
+        if off < tvb:len() then root:add(F.trailer, tvb:range(off)) end
         if not damaged then root:add_proto_expert_info(E.short) end
         off = total
     end
