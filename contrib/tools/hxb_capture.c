@@ -403,12 +403,17 @@ static void build_filter(char *buf, size_t len)
         cat(buf, len, ")");
     }
     if (g_f.udp) {
-        cat(buf, len, "%s(udp and ip[6:2] & 0x1fff = 0 and "
-            "(src port %d or src portrange %u-%u) and (dst port %d or dst portrange %u-%u)",
-            g_f.raw ? " or " : "", HXB_RELAY_PORT, g_f.port_lo, g_f.port_hi,
-            HXB_RELAY_PORT, g_f.port_lo, g_f.port_hi);
-        if (!g_f.any_version) {
-            cat(buf, len, " and udp[8] = %d", HXB_VERSION);
+        cat(buf, len, "%s(udp and ip[6:2] & 0x1fff = 0 and ", g_f.raw ? " or " : "");
+        if (g_f.any_version) {
+            /* ports given: whatever reaches or leaves them, from anyone */
+            cat(buf, len, "(port %d or portrange %u-%u)", HXB_RELAY_PORT, g_f.port_lo,
+                g_f.port_hi);
+        } else {
+            /* the ephemeral range: both ends hxb's, and version 4 */
+            cat(buf, len, "(src port %d or src portrange %u-%u) and "
+                "(dst port %d or dst portrange %u-%u) and udp[8] = %d", HXB_RELAY_PORT,
+                g_f.port_lo, g_f.port_hi, HXB_RELAY_PORT, g_f.port_lo, g_f.port_hi,
+                HXB_VERSION);
         }
         hdr_conds(buf, len, "udp", 8, 1);
         cat(buf, len, ")");
@@ -619,9 +624,10 @@ static void usage(FILE *f)
         "      --raw, --udp     only raw frames, only UDP datagrams (default both)\n"
         "      --relayed        only relayed frames (hops below %d, or UDP to or from\n"
         "                       port %d)\n"
-        "      --ports LO-HI    the processes' UDP ports (default the kernel's\n"
-        "                       ip_local_port_range; given, datagrams of any version\n"
-        "                       are kept)\n"
+        "      --ports LO-HI    the processes' UDP ports. Default: the kernel's\n"
+        "                       ip_local_port_range, datagrams between two such ports\n"
+        "                       (or 885) that start with version %d; given: every\n"
+        "                       datagram from or to one of them (or 885)\n"
         "  -s, --snaplen BYTES  bytes kept of each frame (default 262144; 128 keeps\n"
         "                       the headers, extensions and an ACK's first bitmap word)\n"
         "  -B, --buffer MIB     kernel ring per rail (default 64)\n"
@@ -636,7 +642,7 @@ static void usage(FILE *f)
         "ring), filtered (by the user-space filter) and written; the file's\n"
         "Interface Statistics Blocks hold the same counts. Exit status 3 if any\n"
         "frame was lost, 1 on errors. Needs CAP_NET_RAW.\n",
-        g_prog, HXB_ETHERTYPE, HXB_RELAY_PORT, HXB_HOPS_MAX, HXB_RELAY_PORT);
+        g_prog, HXB_ETHERTYPE, HXB_RELAY_PORT, HXB_HOPS_MAX, HXB_RELAY_PORT, HXB_VERSION);
 }
 
 int main(int argc, char **argv)

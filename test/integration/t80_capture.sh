@@ -3,9 +3,9 @@
 # 2x2 grid with relays, 1% loss and 0.5% corruption on every rail:
 #  - hxb-capture (root: capturing is a privilege) on both rails of n0 while
 #    n0 and n3 (no common line: every frame crosses a relay) exchange
-#    tagged messages (AM, GET rendezvous) over dual rails (root's, raw and
-#    UDP) and over UDP rails (a user's, through the relays' port 885), UCP
-#    puts and atomics, and the relays say HELLO;
+#    tagged messages over dual rails (root's, raw and UDP) and over UDP
+#    rails (a user's, through the relays' port 885), UCP puts, gets and
+#    atomics, and the relays say HELLO;
 #  - its counters: 0 dropped, and tshark reads exactly the frames it says
 #    it wrote, all of them hxb's;
 #  - the dissector: no frame malformed (no Lua error, no exception, none of
@@ -98,7 +98,7 @@ for k in 1:AM 2:PUT 3:GET_REQ 4:GET_RESP 6:ATOMIC 16:ACK 20:HELLO; do
     [[ "$kinds" == *" ${k%:*} "* ]] || fail "no ${k#*:} frame seen (kinds:$kinds)"
 done
 carriers=" $(cut -f4 "$LOG/fields" | tr ',' '\n' | sort -u | tr '\n' ' ')"
-for c in raw udp relay; do
+for c in raw relay; do
     [[ "$carriers" == *" $c "* ]] || fail "no frame carried by $c (carriers:$carriers)"
 done
 relayed=$(awk -F'\t' '$5 ~ /(^|,)(1|True)(,|$)/' "$LOG/fields" | wc -l)
@@ -106,21 +106,28 @@ relayed=$(awk -F'\t' '$5 ~ /(^|,)(1|True)(,|$)/' "$LOG/fields" | wc -l)
 note "tshark: $seen frames, kinds$kinds, carriers$carriers, $relayed relayed, $csum flagged corrupted, none malformed"
 
 # negative: 5 each of inject_frames.py's frames (source node 999) into
-# n0's x0 (faults off), captured there and each flagged as what it is; the
-# 10 with a wrong tag pass (the dissector does not know the job's key)
+# n0's x0 (faults off), as raw frames and as UDP datagrams to port 40000,
+# captured there and each flagged as what it is; the 10 with a wrong tag
+# pass (the dissector does not know the job's key). --ports and
+# hxb.udp_ports: every datagram to that port is hxb's, whatever its version
 CAP=$LOG/bad.pcapng
-on n0 "$HXB_BIN/hxb-capture" -i x0 --raw -w "$CAP" > "$LOG/capture-bad" 2>&1 &
+on n0 "$HXB_BIN/hxb-capture" -i x0 --ports 40000-40000 -w "$CAP" > "$LOG/capture-bad" 2>&1 &
 cap=$!
 for _ in $(seq 100); do grep -q "capturing on" "$LOG/capture-bad" && break; sleep 0.1; done
-on n1 python3 "$top/test/integration/inject_frames.py" x0 "$(iface_mac n0 x0)" 0 40000 $KEY 5 \
-    > "$LOG/inject" 2>&1 || fail "injector: $(cat "$LOG/inject")"
+for dst in x0 "udp:$(iface_ip n0 x0)"; do
+    on n1 python3 "$top/test/integration/inject_frames.py" "$dst" "$(iface_mac n0 x0)" 0 40000 $KEY 5 \
+        > "$LOG/inject" 2>&1 || fail "injector: $(cat "$LOG/inject")"
+done
 sleep 0.5
 stop_capture capture-bad
+ts() { timeout 120 tshark -n -X lua_script:"$LUA" -o hxb.udp_ports:40000 "$@" 2>/dev/null; }
 decode "$CAP" "$LOG/bad"
-for e in "Unknown version" "Invalid kind" "Length field disagrees" "Bad checksum"; do
-    n=$(awk -F'\t' -v e="$e" '$6 == "999" && index($7, e)' "$LOG/bad" | wc -l)
-    [ "$n" = 5 ] || fail "$n injected frames flagged '$e', 5 injected"
+for c in raw udp; do
+    for e in "Unknown version" "Invalid kind" "Length field disagrees" "Bad checksum"; do
+        n=$(awk -F'\t' -v e="$e" -v c="$c" '$6 == "999" && $4 == c && index($7, e)' "$LOG/bad" | wc -l)
+        [ "$n" = 5 ] || fail "$n injected $c frames flagged '$e', 5 injected"
+    done
+    n=$(awk -F'\t' -v c="$c" '$6 == "999" && $4 == c && $7 !~ /Unknown version|Invalid kind|Length field|Bad checksum/' "$LOG/bad" | wc -l)
+    [ "$n" = 10 ] || fail "$n injected $c frames not flagged, expected the 10 with a wrong tag"
 done
-n=$(awk -F'\t' '$6 == "999" && $7 !~ /Unknown version|Invalid kind|Length field|Bad checksum/' "$LOG/bad" | wc -l)
-[ "$n" = 10 ] || fail "$n injected frames not flagged, expected the 10 with a wrong tag"
-note "injected: 5 each flagged version, kind, length, checksum; the 10 with a wrong tag pass"
+note "injected, raw and UDP: 5 each flagged version, kind, length, checksum; the 10 with a wrong tag pass"
