@@ -45,6 +45,7 @@ typedef struct {
     uint32_t idb;                  /* interface id in the pcapng file      */
     struct pcap_stat st0;          /* counters when the filter was set     */
     uint64_t captured, filtered, written;
+    uint64_t frames;               /* hxb frames in the written packets   */
     uint64_t recv, drop, ifdrop;   /* pcap_stats minus st0, at the end     */
 } cap_rail_t;
 
@@ -316,6 +317,32 @@ static int wanted(const uint8_t *pkt, uint32_t caplen)
     return 1;
 }
 
+/* hxb frames in a packet: a UDP datagram may hold a train, back to back
+ * (segmented, seen on its sender before the NIC cuts it; or coalesced by
+ * GRO); only those whose header is within the captured bytes count */
+static uint64_t count_frames(const uint8_t *pkt, uint32_t caplen)
+{
+    const uint8_t *h;
+    uint32_t left, step;
+    int is_udp = 0, relay_port;
+    uint64_t n = 0;
+
+    h = hxb_payload(pkt, caplen, &left, &is_udp, &relay_port);
+    if (!h || !is_udp) {
+        return 1;
+    }
+    while (left >= sizeof(hxb_hdr_t)) {
+        n++;
+        step = (uint32_t)sizeof(hxb_hdr_t) + rd16(h + 4);
+        if (step > left) {
+            break;
+        }
+        h += step;
+        left -= step;
+    }
+    return n ? n : 1;
+}
+
 static void on_frame(u_char *arg, const struct pcap_pkthdr *h, const u_char *data)
 {
     cap_rail_t *r = (cap_rail_t *)arg;
@@ -331,6 +358,7 @@ static void on_frame(u_char *arg, const struct pcap_pkthdr *h, const u_char *dat
     }
     write_epb(r->idb, h, data);
     r->written++;
+    r->frames += count_frames(data, h->caplen);
     g_written++;
     if (g_count && g_written >= g_count) {
         g_stop = 1;
@@ -639,7 +667,8 @@ static void usage(FILE *f)
         "received (by the kernel's filter), dropped (ring full: frames lost; in the\n"
         "total also those still unread at exit), unread (per rail),\n"
         "ifdropped (by the interface, not the capture), captured (read from the\n"
-        "ring), filtered (by the user-space filter) and written; the file's\n"
+        "ring), filtered (by the user-space filter), written (packets) and frames\n"
+        "(hxb frames in them: a UDP datagram may hold a segmented train); the file's\n"
         "Interface Statistics Blocks hold the same counts. Exit status 3 if any\n"
         "frame was lost, 1 on errors. Needs CAP_NET_RAW.\n",
         g_prog, HXB_ETHERTYPE, HXB_RELAY_PORT, HXB_HOPS_MAX, HXB_RELAY_PORT, HXB_VERSION);
@@ -663,7 +692,7 @@ int main(int argc, char **argv)
     int nr = 0, i, opt, snaplen = 262144, buf_mib = 64, quiet = 0, only_raw = 0, only_udp = 0;
     double secs = 0, t_end = 0;
     struct sigaction sa;
-    uint64_t tot[6] = {0};
+    uint64_t tot[7] = {0};
 
     if (!topo || !*topo) {
         topo = getenv("UCX_HXB_TOPO");
@@ -823,23 +852,26 @@ int main(int argc, char **argv)
         write_isb(r);
         if (!quiet) {
             fprintf(stderr, "%s: %s: received=%llu dropped=%llu unread=%llu ifdropped=%llu "
-                    "captured=%llu filtered=%llu written=%llu\n", g_prog, r->name,
+                    "captured=%llu filtered=%llu written=%llu frames=%llu\n", g_prog, r->name,
                     (unsigned long long)r->recv, (unsigned long long)r->drop,
                     (unsigned long long)unread,
                     (unsigned long long)r->ifdrop, (unsigned long long)r->captured,
-                    (unsigned long long)r->filtered, (unsigned long long)r->written);
+                    (unsigned long long)r->filtered, (unsigned long long)r->written,
+                    (unsigned long long)r->frames);
         }
         tot[0] += r->recv; tot[1] += r->drop + unread; tot[2] += r->ifdrop;
         tot[3] += r->captured; tot[4] += r->filtered; tot[5] += r->written;
+        tot[6] += r->frames;
         pcap_close(r->pc);
     }
     if (fflush(g_out) || (g_out != stdout && fclose(g_out))) {
         die("%s: %s", out, strerror(errno));
     }
     fprintf(stderr, "%s: total: received=%llu dropped=%llu ifdropped=%llu "
-            "captured=%llu filtered=%llu written=%llu\n", g_prog,
+            "captured=%llu filtered=%llu written=%llu frames=%llu\n", g_prog,
             (unsigned long long)tot[0], (unsigned long long)tot[1],
             (unsigned long long)tot[2], (unsigned long long)tot[3],
-            (unsigned long long)tot[4], (unsigned long long)tot[5]);
+            (unsigned long long)tot[4], (unsigned long long)tot[5],
+            (unsigned long long)tot[6]);
     return tot[1] ? 3 : 0;
 }
