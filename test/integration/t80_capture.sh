@@ -32,8 +32,17 @@ relay_up
 CAP=$LOG/n0.pcapng
 on n0 "$HXB_BIN/hxb-capture" -w "$CAP" > "$LOG/capture" 2>&1 &
 cap=$!
-for _ in $(seq 100); do grep -q "capturing on" "$LOG/capture" && break; sleep 0.1; done
-grep -q "capturing on x0 y0 " "$LOG/capture" || fail "hxb-capture did not start on n0's rails: $(cat "$LOG/capture")"
+# beside it, two captures of one job's frames (--job: the tag checked under
+# the key derived from UCX_HXB_JOB_KEY, as the processes derive it): this
+# test's key, and another
+on n0 "$HXB_BIN/hxb-capture" --job "$KEY" -w "$LOG/job.pcapng" > "$LOG/capture-job" 2>&1 &
+capjob=$!
+on n0 "$HXB_BIN/hxb-capture" --job "${KEY}1" -w "$LOG/other.pcapng" > "$LOG/capture-other" 2>&1 &
+capother=$!
+for f in capture capture-job capture-other; do
+    for _ in $(seq 100); do grep -q "capturing on" "$LOG/$f" && break; sleep 0.1; done
+    grep -q "capturing on x0 y0 " "$LOG/$f" || fail "hxb-capture did not start on n0's rails: $(cat "$LOG/$f")"
+done
 
 SRV=n0 CLI=n3
 HXB_TEST_USER=root EXTRA_ENV=UCX_HXB_MODE=dual ucp_pair dual -n 100 -m 300000 -t 60 -s 3
@@ -56,11 +65,12 @@ perf put -t ucp_put_bw -s 65536 -n 50
 perf get -t ucp_get -s 8192 -n 200
 perf fadd -t ucp_fadd -n 200
 
-# stop_capture NAME: SIGINT to n0's hxb-capture, which reads what its rings
-# still hold and prints its counters ($LOG/NAME); sets WRITTEN
+# stop_capture NAME: SIGINT to n0's hxb-captures (if still running), which
+# read what their rings still hold and print their counters; checks the
+# one of $cap ($LOG/NAME) and sets WRITTEN
 stop_capture() {
     local total dropped
-    node_kill n0 INT hxb-capture || fail "no hxb-capture on n0"
+    node_kill n0 INT hxb-capture || true
     wait $cap || fail "hxb-capture: exit $? ($(tail -2 "$LOG/$1"))"
     total=$(grep "total:" "$LOG/$1") || fail "hxb-capture printed no total"
     WRITTEN=$(sed -n 's/.* written=\([0-9]*\).*/\1/p' <<<"$total")
@@ -79,6 +89,17 @@ decode() {
 # Wireshark's own malformed-packet and Lua-error experts
 MALFORMED='Shorter than|Unknown version|Invalid kind|Length field disagrees|Bundle record|Malformed|Lua Error'
 stop_capture capture
+cap=$capjob stop_capture capture-job
+job=$WRITTEN
+cap=$capother stop_capture capture-other
+[ "$WRITTEN" = 0 ] || fail "--job with another key kept $WRITTEN frames"
+decode "$LOG/job.pcapng" "$LOG/job"
+[ "$job" -gt 1000 ] && [ "$(wc -l < "$LOG/job")" = "$job" ] ||
+    fail "--job $KEY kept $job frames (tshark reads $(wc -l < "$LOG/job"))"
+# the relays' HELLOs carry the cluster key's tags, not the job's
+! cut -f3 "$LOG/job" | grep -qw 20 || fail "--job kept a HELLO"
+note "--job: $job frames of the job kept, none of the relays', none under another key"
+WRITTEN=$(sed -n 's/.*total:.* written=\([0-9]*\).*/\1/p' "$LOG/capture")
 [ "${WRITTEN:-0}" -gt 1000 ] || fail "hxb-capture wrote only ${WRITTEN:-0} frames"
 decode "$CAP" "$LOG/fields"
 seen=$(wc -l < "$LOG/fields")
