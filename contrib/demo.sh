@@ -1,11 +1,20 @@
 #!/bin/bash
+# Usage: contrib/demo.sh [-h|--help]   (as root; after make install)
 # The demo: a 2-node emulated cluster with 2 raw-Ethernet rails between the
 # nodes (each limited to 1 Gbit/s), then
 #   1. hxb-ucp-test: 200 messages of 0..4 MiB each way over UCP, every one
 #      verified intact, exactly once, in order;
 #   2. ucx_perftest tag_bw with 1 MiB messages over hxb, striped on both rails.
-# Everything is torn down afterwards, also on failure.
+# Everything is torn down afterwards, also on failure. HXB_LIB and HXB_BIN
+# name the library and the directory of hxb-ucp-test (default: installed).
 set -euo pipefail
+usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
+while [ $# -gt 0 ]; do
+    case $1 in
+        -h|--help) usage; exit 0 ;;
+        *) echo "demo.sh: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
+    esac
+done
 top=$(cd "$(dirname "$0")/.." && pwd)
 TB="$top/contrib/testbed/hxb-testbed"
 LIB=${HXB_LIB:-/usr/local/lib/ucx/libuct_hxb.so}

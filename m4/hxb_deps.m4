@@ -10,6 +10,9 @@ AC_DEFUN([HXB_CHECK_PCAP], [
 ])
 AC_DEFUN([HXB_CHECK_HWLOC], [
   PKG_CHECK_MODULES([HWLOC], [hwloc], [have_hwloc=yes], [have_hwloc=no])
+  # hxb_locality.c: rails ordered by their NICs' distance to our cores
+  AS_IF([test "$have_hwloc" = yes],
+    [AC_DEFINE([HXB_HAVE_HWLOC], [1], [hwloc is there: NIC locality (hxb_locality.c)])])
   AM_CONDITIONAL([HAVE_HWLOC], [test "$have_hwloc" = yes])
 ])
 # HXB_CHECK_OMPI: Open MPI 4.1's or 5.0's development headers (libopenmpi-dev ships

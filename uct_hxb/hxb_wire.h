@@ -32,6 +32,10 @@ enum hxb_kind {
     HXB_K_HELLO    = 20, /* relay daemon's neighbour liveness beacon (unseq.) */
     HXB_K_MAX
 };
+/* hxb-cablecheck's probe: a HELLO's header and extension, sent to
+ * HXB_NODE_NONE; no relay or process takes it (hxb_ext_len() knows no such
+ * kind), only hxb-cablecheck listens for it (PROTOCOL.md 5) */
+#define HXB_K_PROBE 21
 
 /* flags */
 #define HXB_F_CSUM      0x01  /* csum field is valid                          */

@@ -7,6 +7,7 @@
 #endif
 #include "uct_hxb.h"
 #include "hxb_ident.h"
+#include "hxb_locality.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -19,6 +20,7 @@
 #include <ucs/arch/cpu.h>
 #include <ucs/sys/string.h>
 #include <ucs/sys/sys.h>
+#include <ucs/sys/topo/base/topo.h>
 #include <ucs/time/time.h>
 
 static ucs_config_field_t uct_hxb_iface_config_table[] = {
@@ -644,6 +646,35 @@ static void uct_hxb_iface_addresses(uct_hxb_iface_t *self, const hxb_engine_cfg_
     }
 }
 
+/* Near NICs first (hxb_locality.c): equal-speed rails ordered by their
+ * NIC's distance to the cores we run on, so that ties in rail choice (the
+ * lowest index wins: small messages, a message's first stripes) go to a
+ * near NIC. Far rails still stripe bulk data; who we are (node id from
+ * the first rail, process id) was fixed before, in the configured order. */
+static void uct_hxb_iface_order_rails(hxb_rail_t **rails, int n)
+{
+    char names[HXB_MAX_RAILS][IF_NAMESIZE], str[HXB_MAX_RAILS * 48];
+    hxb_rail_t *copy[HXB_MAX_RAILS];
+    hxb_loc_rail_t loc[HXB_MAX_RAILS];
+    double speed[HXB_MAX_RAILS];
+    int perm[HXB_MAX_RAILS], i, changed;
+    const char *cpus;
+
+    for (i = 0; i < n; i++) {
+        ucs_strncpy_zero(names[i], rails[i]->ifname, IF_NAMESIZE);
+        speed[i] = rails[i]->speed;
+        copy[i]  = rails[i];
+    }
+    hxb_locality_classify((const char (*)[IF_NAMESIZE])names, n, loc, NULL, &cpus);
+    changed = hxb_locality_order(loc, speed, n, perm);
+    for (i = 0; i < n; i++) {
+        rails[i] = copy[perm[i]];
+    }
+    hxb_locality_str(loc, perm, n, str, sizeof(str));
+    ucs_info("hxb: rails by locality to cpus %s: %s%s", cpus[0] ? cpus : "?",
+             str, changed ? " (reordered: near ones first)" : "");
+}
+
 /* the engine's config: the settings (hxb_settings.def), and who we are */
 static void uct_hxb_iface_engine_cfg(uct_hxb_iface_t *self,
                                      const uct_hxb_iface_config_t *config,
@@ -784,6 +815,7 @@ static UCS_CLASS_INIT_FUNC(uct_hxb_iface_t, uct_md_h md, uct_worker_h worker,
         status = UCS_ERR_INVALID_PARAM;
         goto err_port;
     }
+    uct_hxb_iface_order_rails(rails, nrails);
     for (i = 0; i < nrails; i++) {
         if (hxb_engine_add_rail(self->engine, rails[i]) < 0) {
             rails[i]->ops->close(rails[i]);   /* frames too small: unused */
@@ -914,6 +946,45 @@ static UCS_CLASS_DEFINE_NEW_FUNC(uct_hxb_iface_t, uct_iface_t, uct_md_h,
                                  const uct_iface_config_t*);
 static UCS_CLASS_DEFINE_DELETE_FUNC(uct_hxb_iface_t, uct_iface_t);
 
+/* The device's system device (ucx_info -d, "System device"): hxb0 spans
+ * every rail, so it is the PCI function of the nearest NIC among the rails
+ * it takes without a topology file (UCX_HXB_RAILS, else every up Ethernet
+ * interface; resources are listed before any iface config is read).
+ * Unknown where none has a PCI parent (veth). */
+static ucs_sys_device_t uct_hxb_sys_device(void)
+{
+    char names[HXB_MAX_RAILS][IF_NAMESIZE], list[256], *tok, *save;
+    ucs_sys_device_t sys_dev = UCS_SYS_DEVICE_ID_UNKNOWN;
+    hxb_loc_rail_t loc[HXB_MAX_RAILS];
+    double speed[HXB_MAX_RAILS] = {0};
+    const char *env = getenv("UCX_HXB_RAILS");
+    int perm[HXB_MAX_RAILS], n = 0, i;
+
+    if (env && *env) {
+        ucs_strncpy_zero(list, env, sizeof(list));
+        for (tok = strtok_r(list, ",", &save); tok && (n < HXB_MAX_RAILS);
+             tok = strtok_r(NULL, ",", &save)) {
+            ucs_strncpy_zero(names[n++], tok, IF_NAMESIZE);
+        }
+    } else {
+        n = hxb_rail_default_names(names, HXB_MAX_RAILS);
+    }
+    if (n <= 0) {
+        return sys_dev;
+    }
+    hxb_locality_classify((const char (*)[IF_NAMESIZE])names, n, loc, NULL, NULL);
+    hxb_locality_order(loc, speed, n, perm);
+    for (i = 0; i < n; i++) {
+        if (loc[perm[i]].bdf[0] &&
+            (ucs_topo_find_device_by_bdf_name(loc[perm[i]].bdf, &sys_dev) == UCS_OK)) {
+            ucs_debug("hxb: %s (%s, %s) is hxb0's system device", loc[perm[i]].ifname,
+                      loc[perm[i]].bdf, hxb_locality_class_name(loc[perm[i]].cls));
+            return sys_dev;
+        }
+    }
+    return UCS_SYS_DEVICE_ID_UNKNOWN;
+}
+
 static ucs_status_t uct_hxb_query_tl_devices(uct_md_h md,
                                              uct_tl_device_resource_t **devices_p,
                                              unsigned *num_devices_p)
@@ -926,7 +997,7 @@ static ucs_status_t uct_hxb_query_tl_devices(uct_md_h md,
     }
     ucs_snprintf_zero(dev->name, sizeof(dev->name), "%s", UCT_HXB_DEV_NAME);
     dev->type       = UCT_DEVICE_TYPE_NET;
-    dev->sys_device = UCS_SYS_DEVICE_ID_UNKNOWN;
+    dev->sys_device = uct_hxb_sys_device();
     *devices_p      = dev;
     *num_devices_p  = 1;
     return UCS_OK;

@@ -133,3 +133,102 @@ spread_line() {
            printf " %15s |", s (nf ? " (" nf " failed)" : "") }' "$TMP/spread"
     : > "$TMP/spread"
 }
+
+# --- plots (gnuplot, Debian's gnuplot-nox) ---
+# A benchmark takes --plot DIR and calls bench_plot_init NAME "$DIR" once:
+# the PNGs (and the .dat tables they are drawn from) go to DIR as
+# NAME-WHAT.png; without --plot, beside the output when stdout is a file
+# (hxb-bench-rails > out/rails.txt: out/rails-WHAT.png), else nowhere. It
+# says where in a "# plots:" line. Then, per figure, lines "X SERIES Y" go
+# to plot_add WHAT, and plot_make WHAT TITLE XLABEL YLABEL [OPTS] draws
+# them (series names without spaces). bench_plot draws any table file; another bench may call it
+# alone (hxb-bench-lib.sh needs only $top).
+PLOT_DIR="" PLOT_PREFIX=""
+bench_plot_init() {
+    local name=$1 dir=${2:-} out
+    PLOT_PREFIX=$name PLOT_DIR=""
+    if [ -z "$dir" ]; then
+        out=$(readlink -f "/proc/$$/fd/1" 2>/dev/null || true)
+        if [ -n "$out" ] && [ -f "$out" ]; then
+            dir=$(dirname "$out")
+            PLOT_PREFIX=$(basename "${out%.*}")
+        fi
+    fi
+    if [ -z "$dir" ]; then
+        echo "# plots: none (stdout is not a file; --plot DIR writes them)"
+        return 0
+    fi
+    if ! command -v gnuplot >/dev/null; then
+        echo "# plots: none (gnuplot not installed: apt-get install gnuplot-nox)"
+        return 0
+    fi
+    mkdir -p "$dir" || { echo "${0##*/}: cannot create the plot directory $dir" >&2; return 1; }
+    PLOT_DIR=$(cd "$dir" && pwd)
+    rm -f "$PLOT_DIR/$PLOT_PREFIX"-*.long
+    echo "# plots: $PLOT_DIR/$PLOT_PREFIX-*.png"
+}
+
+# plot_add WHAT X SERIES Y: one point of figure WHAT (nothing without plots)
+plot_add() {
+    [ -n "$PLOT_DIR" ] || return 0
+    echo "$2 $3 $4" >> "$PLOT_DIR/$PLOT_PREFIX-$1.long"
+}
+
+# plot_make WHAT TITLE XLABEL YLABEL [OPTS]: figure WHAT as
+# $PLOT_DIR/$PLOT_PREFIX-WHAT.png, from its .dat table
+plot_make() {
+    local what=$1; shift
+    [ -n "$PLOT_DIR" ] && [ -s "$PLOT_DIR/$PLOT_PREFIX-$what.long" ] || return 0
+    local base=$PLOT_DIR/$PLOT_PREFIX-$what
+    bench_plot_table "$base.long" "$base.dat" "${2// /_}" && rm -f "$base.long" &&
+        bench_plot "$base.dat" "$base.png" "$@"
+}
+
+# bench_plot_table LONG DAT XNAME: lines "X SERIES Y" of LONG as the table
+# DAT: a header "# XNAME SERIES...", then one row per X, "-" where a series
+# has no point (X and series in the order they first appear)
+bench_plot_table() {
+    awk -v xname="$3" '
+        !($1 in seenx) { seenx[$1] = 1; xs[++nx] = $1 }
+        !($2 in seens) { seens[$2] = 1; ss[++ns] = $2 }
+        { y[$1 SUBSEP $2] = $3 }
+        END { printf "# %s", xname; for (j = 1; j <= ns; j++) printf " %s", ss[j]; print ""
+              for (i = 1; i <= nx; i++) { printf "%s", xs[i]
+                  for (j = 1; j <= ns; j++) printf " %s", ((xs[i], ss[j]) in y) ? y[xs[i], ss[j]] : "-"
+                  print "" } }' "$1" > "$2"
+}
+
+# bench_plot DAT PNG TITLE XLABEL YLABEL [logx] [logy] [y0]: a PNG of table DAT
+# (a "# X NAME..." header, then rows "x y...", "-" for a missing value;
+# bench_plot_table writes such tables): one line per column after the
+# first, named by the header; logx, logy: logarithmic axes, y0: the y axis
+# from 0. Returns 1, with a message, if gnuplot is
+# missing or fails or the PNG comes out empty.
+bench_plot() {
+    local dat=$1 png=$2 title=$3 xl=$4 yl=$5 opt cmd="" i n names
+    shift 5
+    command -v gnuplot >/dev/null ||
+        { echo "${0##*/}: no plot $png: gnuplot not installed (apt-get install gnuplot-nox)" >&2; return 1; }
+    names=$(sed -n '1s/^# *//p' "$dat")
+    n=$(echo "$names" | wc -w)
+    [ "$n" -ge 2 ] || { echo "${0##*/}: no plot $png: $dat has no header '# X NAME...'" >&2; return 1; }
+    for opt in "$@"; do
+        case $opt in
+            logx) cmd+="set logscale x 2; set format x \"%.0f\"; " ;;
+            logy) cmd+="set logscale y; " ;;
+            y0) cmd+="set yrange [0:*]; " ;;
+            *) echo "${0##*/}: bench_plot: unknown option '$opt' (logx, logy, y0)" >&2; return 1 ;;
+        esac
+    done
+    local plots=""
+    for ((i = 2; i <= n; i++)); do
+        plots+="${plots:+, }'$dat' using 1:$i with linespoints title '$(echo "$names" | awk -v i="$i" '{ print $i }')'"
+    done
+    # shellcheck disable=SC2016
+    gnuplot -e "set terminal png size 900,560 noenhanced; set output '$png';
+        set title '$title'; set xlabel '$xl'; set ylabel '$yl'; set grid;
+        set key outside right; set datafile missing '-'; $cmd plot $plots" 2>"$png.err" &&
+        [ -s "$png" ] && rm -f "$png.err" && return 0
+    echo "${0##*/}: no plot $png: gnuplot failed: $(head -3 "$png.err" 2>/dev/null)" >&2
+    return 1
+}

@@ -40,13 +40,13 @@ int hxb_relay_hello_check(const void *buf, size_t len, int dim, int rail,
     int later;
 
     *nbr = NULL;
-    if (len < sizeof(*h) + sizeof(*x) || h->version != HXB_VERSION ||
-        h->kind != HXB_K_HELLO || x->dim != dim || x->rail != rail) {
-        return HXB_HELLO_IGNORED;   /* not a HELLO of this rail's line */
+    if (len != sizeof(*h) + sizeof(*x) || h->version != HXB_VERSION ||
+        h->kind != HXB_K_HELLO || h->dst_node != HXB_NODE_NONE) {
+        return HXB_HELLO_IGNORED;
     }
     n = hxb_relay_find_nbr(nb, nnb, h->src_node, x->dim, x->rail);
-    if (n == NULL || len != sizeof(*h) + sizeof(*x) || h->dst_node != HXB_NODE_NONE) {
-        return HXB_HELLO_IGNORED;
+    if (x->dim != dim || x->rail != rail || n == NULL) {
+        return HXB_HELLO_OTHER_LINE;   /* not a HELLO of this rail's line */
     }
     *nbr = n;
     /* the node it claims to be must also be the one the topology puts

@@ -22,8 +22,11 @@ typedef struct relay_nbr {
 
 /* what hxb_relay_hello_check() made of a frame */
 enum {
-    HXB_HELLO_IGNORED = 0,   /* not a HELLO of this rail's line from a
-                                neighbour the topology names there       */
+    HXB_HELLO_IGNORED = 0,   /* not a well-formed HELLO                   */
+    HXB_HELLO_OTHER_LINE,    /* a well-formed HELLO, but not of this
+                                rail's (dim, rail) from a neighbour the
+                                topology names there: a cable on the
+                                wrong switch, here or at the sender       */
     HXB_HELLO_OTHER_MAC,     /* a neighbour's HELLO from another MAC      */
     HXB_HELLO_BAD_TAG,       /* with a key: the tag is wrong              */
     HXB_HELLO_REPLAYED,      /* with a key: not later than the last taken */
@@ -40,8 +43,8 @@ uint64_t hxb_relay_hello_tag(const uint64_t key[2], const hxb_hdr_t *h,
 /* Judge a frame of len bytes received on the rail (dim, rail) from the
  * link-layer address from_mac (from_halen bytes), against the neighbour
  * table nb[nnb], under the cluster key (NULL: HELLOs not authenticated).
- * *nbr is the neighbour it names, for every verdict but IGNORED (else
- * NULL). TAKEN with a key records the HELLO's epoch and counter in it;
+ * *nbr is the neighbour it names, for every verdict but IGNORED and
+ * OTHER_LINE (else NULL). TAKEN with a key records the HELLO's epoch and counter in it;
  * nothing else is changed: the caller marks it heard and alive. Reads no
  * byte outside buf[0, len). */
 int hxb_relay_hello_check(const void *buf, size_t len, int dim, int rail,

@@ -22,6 +22,7 @@
  * Runs until SIGTERM or SIGINT, then detaches the program. */
 #include "hxb_auth.h"
 #include "hxb_relay_hello.h"
+#include "hxb_relay_key.h"
 #include "hxb_relay_maps.h"
 #include "hxb_relay_mark.h"
 #include "hxb_route.h"
@@ -56,14 +57,18 @@ _Static_assert(HXB_RELAY_VERSION == HXB_VERSION,
 _Static_assert(HXB_RELAY_UDP_PORT == HXB_RELAY_PORT,
                "processes must send relayed datagrams where the tc program takes them");
 
+/* HELLOs of another line heard on a rail, said once each (a miscabled
+ * rail, here or at the sender: hxb-cablecheck tells which) */
+#define RELAY_STRAY_MAX 16
+
 typedef struct relay_if {
     const hxb_topo_iface_t *ti;
     int      ifindex, fd, up;
     uint8_t  mac[6];
     int      hook_created, attached;
+    uint32_t stray[RELAY_STRAY_MAX];   /* node << 16 | dim << 8 | rail */
+    int      nstray;
 } relay_if_t;
-
-#define HXB_CLUSTER_KEY "/etc/hxb/cluster.key"
 
 /* HELLO authentication: the cluster key, and what was refused */
 static struct {
@@ -71,10 +76,12 @@ static struct {
     uint64_t key[2];
     uint32_t epoch, seq;     /* ours: start time (ms), HELLOs sent */
     unsigned long rejected;  /* HELLOs with a wrong tag, or replayed */
+    unsigned long other_line; /* HELLOs of another line (miscabling) */
 } g_hello;
 
 
 static const char dimname[] = "xyz";
+static const hxb_topo_t *g_topo;   /* for messages */
 static volatile sig_atomic_t g_stop;
 static int g_verbose;
 
@@ -97,44 +104,6 @@ static void logmsg(const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
-}
-
-/* Read the cluster key: a file of at least 16 bytes that only root may
- * read or write. 0 and the key set, 1 if the file does not exist (HELLOs
- * then unauthenticated), -1 with a message. */
-static int load_cluster_key(const char *path, int required)
-{
-    unsigned char buf[256];
-    struct stat st;
-    ssize_t n;
-    int fd;
-
-    fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-    if (fd < 0) {
-        if (errno == ENOENT && !required) {
-            return 1;
-        }
-        logmsg("cluster key %s: %s", path, strerror(errno));
-        return -1;
-    }
-    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != 0 ||
-        (st.st_mode & 077)) {
-        logmsg("cluster key %s must be a regular file owned by root that no one else "
-               "may read or write (chown root %s; chmod 600 %s)", path, path, path);
-        close(fd);
-        return -1;
-    }
-    n = read(fd, buf, sizeof(buf));
-    close(fd);
-    if (n < 16) {
-        logmsg("cluster key %s: needs at least 16 bytes of secret "
-               "(head -c 32 /dev/urandom > %s)", path, path);
-        return -1;
-    }
-    hxb_auth_derive(buf, (size_t)n, g_hello.key);
-    memset(buf, 0, sizeof(buf));
-    g_hello.on = 1;
-    return 0;
 }
 
 static int link_state(int sock, const char *ifname, uint8_t mac[6])
@@ -168,8 +137,10 @@ static int hello_socket(int ifindex)
     struct sockaddr_ll sll;
     int fd;
 
-    fd = socket(AF_PACKET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
-                htons(HXB_ETHERTYPE));
+    /* protocol 0 until bound: a packet socket opened with a protocol takes
+     * frames from every interface until bind() narrows it to one, and
+     * those would count as heard on this rail */
+    fd = socket(AF_PACKET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0) {
         return -errno;
     }
@@ -221,6 +192,40 @@ static void send_hello(relay_if_t *rif, int node, unsigned interval_ms)
            sizeof(sll));   /* best effort: a rail that is down says nothing */
 }
 
+/* say once per (rail, sender node, its dim and rail) that a HELLO of
+ * another line arrived here; what it was is for hxb-cablecheck to judge */
+static void stray_hello(relay_if_t *rif, const hxb_hdr_t *h, const hxb_hello_ext_t *x)
+{
+    const hxb_topo_t *t = g_topo;
+    char rn[8], me[40];
+    uint32_t id = (uint32_t)h->src_node << 16 | (uint32_t)x->dim << 8 | x->rail;
+    int i;
+
+    for (i = 0; i < rif->nstray; i++) {
+        if (rif->stray[i] == id) {
+            return;
+        }
+    }
+    if (rif->nstray == RELAY_STRAY_MAX) {
+        return;
+    }
+    rif->stray[rif->nstray++] = id;
+    /* "rail x0", or "rail eth2 (x0)" where the interface is named otherwise */
+    snprintf(rn, sizeof(rn), "%c%d", dimname[rif->ti->dim], rif->ti->rail);
+    snprintf(me, sizeof(me), strcmp(rn, rif->ti->ifname) ? "%s (%s)" : "%s",
+             rif->ti->ifname, rn);
+    if (h->src_node < t->num_nodes && x->dim < HXB_DIMS) {
+        logmsg("rail %s hears the HELLOs node %s sends on its rail %c%d, which the "
+               "topology puts on another switch: a cable on the wrong switch? "
+               "(hxb-cablecheck tells which)", me, t->nodes[h->src_node].name,
+               dimname[x->dim], x->rail);
+    } else {
+        logmsg("rail %s hears HELLOs of node number %u, rail %c%u, not in the topology "
+               "(another cluster on this switch?)", me, h->src_node,
+               x->dim < HXB_DIMS ? dimname[x->dim] : '?', x->rail);
+    }
+}
+
 static void recv_hellos(relay_if_t *rif, relay_nbr_t *nb, int nnb, double t)
 {
     uint8_t buf[256];
@@ -242,11 +247,21 @@ static void recv_hellos(relay_if_t *rif, relay_nbr_t *nb, int nnb, double t)
             }
             continue;
         }
+        if (from.sll_ifindex != rif->ifindex) {
+            continue;   /* not this rail's (bind() makes it never happen) */
+        }
         /* the checks: hxb_relay_hello.c */
         v = hxb_relay_hello_check(buf, (size_t)len, rif->ti->dim, rif->ti->rail,
                                   from.sll_addr, from.sll_halen, nb, nnb,
                                   g_hello.on ? g_hello.key : NULL, &n);
         if (v == HXB_HELLO_IGNORED) {
+            continue;
+        }
+        if (v == HXB_HELLO_OTHER_LINE) {
+            /* never used for routing, but not silently: a rail cabled to
+             * the wrong switch (or a neighbour's) shows up here */
+            g_hello.other_line++;
+            stray_hello(rif, (const hxb_hdr_t *)buf, x);
             continue;
         }
         if (v == HXB_HELLO_OTHER_MAC) {
@@ -375,7 +390,8 @@ static int write_stats(const char *path, const char *name, int stats_fd,
         }
         n += snprintf(buf + n, sizeof(buf) - n, " %s=%llu", names[i], sum);
     }
-    n += snprintf(buf + n, sizeof(buf) - n, " hello_rejected=%lu\n", g_hello.rejected);
+    n += snprintf(buf + n, sizeof(buf) - n, " hello_rejected=%lu hello_other_line=%lu\n",
+                  g_hello.rejected, g_hello.other_line);
     for (i = 0; i < nnb && n < (int)sizeof(buf) - 100; i++) {
         n += snprintf(buf + n, sizeof(buf) - n, "neighbour %c%d %s %s\n",
                       dimname[nb[i].dim], nb[i].rail, t->nodes[nb[i].node].name,
@@ -395,11 +411,13 @@ static int write_stats(const char *path, const char *name, int stats_fd,
     return rename(tmp, path) ? -errno : 0;
 }
 
-static void usage(const char *argv0)
+static void usage(FILE *f, const char *argv0)
 {
-    fprintf(stderr,
+    fprintf(f,
             "usage: %s [--topo FILE] [--node NAME] [--interval MS] [--dead N]\n"
             "          [--key FILE] [--stats FILE] [--verbose]\n"
+            "Relay hxb frames of other nodes across the hyper-crossbar in the kernel (a tc\n"
+            "program on every rail), with HELLOs to the neighbours; run as root on every node.\n"
             "  --topo      topology file (default $HXB_TOPO)\n"
             "  --node      this node's name in it (default $HXB_NODE, else the host name)\n"
             "  --interval  HELLO and link-check period in ms (default 100)\n"
@@ -407,7 +425,10 @@ static void usage(const char *argv0)
             "  --key       cluster key authenticating HELLOs, the same file on every\n"
             "              node, root's alone (default " HXB_CLUSTER_KEY "; if that\n"
             "              does not exist, HELLOs are not authenticated)\n"
-            "  --stats     keep counters and neighbour states in this file\n",
+            "  --stats     keep counters and neighbour states in this file\n"
+            "  --verbose   also log ignored HELLOs and neighbours coming back\n"
+            "  -h, --help  this text\n"
+            "Exit status: 0 on SIGTERM/SIGINT, 1 on an error, 2 for a bad option.\n",
             argv0);
 }
 
@@ -443,23 +464,28 @@ int main(int argc, char **argv)
         case 's': stats_path = optarg; break;
         case 'k': key_path = optarg; break;
         case 'v': g_verbose = 1; break;
-        default:  usage(argv[0]); return opt == 'h' ? 0 : 2;
+        case 'h': usage(stdout, "hxb-relayd"); return 0;
+        default:  usage(stderr, "hxb-relayd"); return 2;
         }
     }
     if (!topo_path || !*topo_path || interval_ms < 1 || interval_ms > 60000 ||
         dead < 1) {
-        usage(argv[0]);
+        usage(stderr, "hxb-relayd");
         return 2;
     }
     if (hxb_topo_load(topo_path, &t, err, sizeof(err)) < 0) {
         logmsg("%s", err);
         return 1;
     }
-    c = load_cluster_key(key_path ? key_path : HXB_CLUSTER_KEY, key_path != NULL);
+    g_topo = &t;
+    c = hxb_relay_key_load(key_path ? key_path : HXB_CLUSTER_KEY, key_path != NULL,
+                           g_hello.key, err, sizeof(err));
     if (c < 0) {
+        logmsg("%s", err);
         hxb_topo_free(&t);
         return 1;
     }
+    g_hello.on = (c == 0);
     if (c > 0) {
         logmsg("no cluster key (%s): HELLOs are not authenticated, anyone who "
                "can send raw frames on a rail can fake a neighbour's state",

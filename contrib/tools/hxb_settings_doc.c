@@ -123,8 +123,19 @@ int hxb_settings_doc(FILE *out)
 }
 
 #ifndef HXB_SETTINGS_DOC_NO_MAIN
-int main(void)
+int main(int argc, char **argv)
 {
+    if ((argc > 1) && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+        printf("usage: hxb-settings-doc > doc/SETTINGS.md\n"
+               "Print doc/SETTINGS.md, every UCX_HXB_* setting of uct_hxb/hxb_settings.def\n"
+               "(make settings-doc runs it).\n");
+        return 0;
+    }
+    if (argc > 1) {
+        fprintf(stderr, "hxb-settings-doc: unknown argument '%s'\n"
+                "usage: hxb-settings-doc > doc/SETTINGS.md\n", argv[1]);
+        return 2;
+    }
     return hxb_settings_doc(stdout) < 0 ? 1 : 0;
 }
 #endif

@@ -89,7 +89,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (v < HXB_HELLO_IGNORED || v > HXB_HELLO_TAKEN) {
             die("unknown verdict", v);
         }
-        if ((v == HXB_HELLO_IGNORED) != (n == NULL) || (n && (n < nb || n >= nb + NNB))) {
+        if ((v == HXB_HELLO_IGNORED || v == HXB_HELLO_OTHER_LINE) != (n == NULL) ||
+            (n && (n < nb || n >= nb + NNB))) {
             die("neighbour pointer does not match the verdict", v);
         }
         if (v != HXB_HELLO_TAKEN && memcmp(before, nb, sizeof(nb))) {

@@ -17,6 +17,7 @@
  * Exit 0 and "ok" on success (with the bandwidth of both directions
  * together); 1 with the first mismatch otherwise. */
 #include <arpa/inet.h>
+#include <getopt.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -43,6 +44,7 @@ typedef struct {
 
 static unsigned long g_count = 1000, g_seed = 1, g_window = 16, g_timeout = 120;
 static size_t g_max = 4 << 20;
+#define HXB_UCP_TEST_PORT 13337
 static int g_fixed, g_quick, g_no_errh, g_block, g_oneway, g_efd = -1;
 
 /* One progress call. Blocking (-b): when it found nothing to do, arm the
@@ -215,10 +217,36 @@ static void on_ep_error(void *arg, ucp_ep_h ep, ucs_status_t status)
 }
 
 
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: hxb-ucp-test [-p PORT] [options]               (server)\n"
+            "       hxb-ucp-test -c SERVER_IP [-p PORT] [options]  (client)\n"
+            "Exchange messages of log-uniform random sizes (0 to -m bytes) through UCP's\n"
+            "tag API both ways and verify each: intact, exactly once, in order. Prints\n"
+            "\"ok\" and the bandwidth of both directions together; exit 1 at the first\n"
+            "mismatch or timeout.\n"
+            "  -c IP       connect to the server at IP (default: be the server)\n"
+            "  -p PORT     TCP port of the address exchange (default %d)\n"
+            "  -n COUNT    messages each way (default %lu)\n"
+            "  -m BYTES    largest message (default %zu)\n"
+            "  -s SEED     sizes and payloads (default %lu; both sides must agree)\n"
+            "  -w N        messages in flight each way (default %lu)\n"
+            "  -t SECS     give up after this long (default %lu)\n"
+            "  -f          every message -m bytes\n"
+            "  -q          check lengths only (bandwidth runs)\n"
+            "  -N          no peer error handling (UCP's default mode)\n"
+            "  -b          sleep on the worker's event fd when idle; print CPU time\n"
+            "  -o          one way: only the client sends\n"
+            "  -h, --help  this text\n"
+            "Transports as UCX chooses them: e.g. LD_PRELOAD=libuct_hxb.so UCX_TLS=hxb,self.\n",
+            HXB_UCP_TEST_PORT, g_count, g_max, g_seed, g_window, g_timeout);
+}
+
 int main(int argc, char **argv)
 {
     const char *server = NULL;
-    int port = 13337, opt, fd, dir_tx, dir_rx;
+    int port = HXB_UCP_TEST_PORT, opt, fd, dir_tx, dir_rx;
     ucp_params_t params = {.field_mask = UCP_PARAM_FIELD_FEATURES,
                            .features = UCP_FEATURE_TAG};
     ucp_worker_params_t wparams = {.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
@@ -238,7 +266,9 @@ int main(int argc, char **argv)
     double t_start, t_end, cpu0, cpu1, host0, host1;
     unsigned long n_tx, n_rx;
 
-    while ((opt = getopt(argc, argv, "c:p:n:m:s:w:t:fqNbo")) != -1) {
+    static const struct option long_opts[] = {{"help", 0, NULL, 'h'}, {NULL, 0, NULL, 0}};
+
+    while ((opt = getopt_long(argc, argv, "c:p:n:m:s:w:t:fqNboh", long_opts, NULL)) != -1) {
         switch (opt) {
         case 'c': server = optarg; break;
         case 'p': port = atoi(optarg); break;
@@ -252,13 +282,8 @@ int main(int argc, char **argv)
         case 'N': g_no_errh = 1; break;
         case 'b': g_block = 1; break;
         case 'o': g_oneway = 1; break;
-        default:
-            fprintf(stderr, "usage: %s [-c server] [-p port] [-n count] [-m max] "
-                    "[-s seed] [-w window] [-t timeout] [-f] [-q] [-N] [-b] [-o]\n"
-                    "  -f: every message -m bytes; -q: check lengths only; "
-                    "-N: no peer error handling (UCP's default); -b: sleep "
-                    "on the worker's event fd when idle; -o: one way, client to server\n", argv[0]);
-            return 2;
+        case 'h': usage(stdout); return 0;
+        default:  usage(stderr); return 2;
         }
     }
     hxb_oob_timeout("hxb_ucp_test", g_timeout);

@@ -219,6 +219,10 @@ hxb_carried() {
 
 # stat LOGFILE COUNTER: the counter from the hxb stats line of that process
 stat() { grep -ao " $2=[0-9]*" "$1" | head -1 | cut -d= -f2; }
+# coll_stats LOG: the "coll hxb stats:" lines of a job's output, wherever
+# they start: Open MPI 5 forwards a process's output in chunks, so another
+# process's long line may be cut and this one glued to its first part
+coll_stats() { grep -ao 'coll hxb stats: host=.*' "$1"; }
 # tb_drops: frames the testbed's injected loss has dropped so far (nft counters)
 tb_drops() {
     "$TB" status --name "$TNAME" 2>/dev/null |

@@ -98,7 +98,7 @@ done
 # (matched anywhere: Open MPI 5 may cut a long line with another's output)
 n=$(grep -ao 'hxb stats node [0-9]* proc [0-9]*: tx_frames=[0-9]* rx_frames=[1-9]' "$LOG/mpirun" | wc -l)
 [ "$n" -eq "$NODES" ] || fail "hxb carried nothing in $((NODES - n)) of $NODES processes"
-n=$(grep -c '^coll hxb stats:' "$LOG/mpirun" || true)
+n=$(coll_stats "$LOG/mpirun" | grep -c . || true)
 [ "$n" -eq "$NODES" ] || fail "$n of $NODES processes printed coll hxb stats"
 fwd=0
 for f in "$LOG"/relay-n*; do fwd=$((fwd + $(grep -o ' forwarded=[0-9]*' "$f" | head -1 | cut -d= -f2))); done
@@ -111,4 +111,4 @@ note "b_eff ping-pong latency min/avg/max: $(key MinPingPongLatency_usec) / $(ke
 note "b_eff ping-pong bandwidth min/avg/max: $(key MinPingPongBandwidth_GBytes) / $(key AvgPingPongBandwidth_GBytes) / $(key MaxPingPongBandwidth_GBytes) GB/s"
 note "b_eff ring: natural $(key NaturallyOrderedRingLatency_usec) us $(key NaturallyOrderedRingBandwidth_GBytes) GB/s, random $(key RandomlyOrderedRingLatency_usec) us $(key RandomlyOrderedRingBandwidth_GBytes) GB/s"
 note "n0 $(grep -a -m1 -o 'hxb stats node 0 .*' "$LOG/mpirun" | grep -oE 'tx_frames=[0-9]+ rx_frames=[0-9]+ retransmits=[0-9]+')"
-note "relays forwarded $fwd frames;  $(grep -m1 '^coll hxb stats:' "$LOG/mpirun")"
+note "relays forwarded $fwd frames;  $(coll_stats "$LOG/mpirun" | head -1)"

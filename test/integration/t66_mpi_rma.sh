@@ -27,7 +27,7 @@ mpi() {
     grep -q "hxb_mpi_rma: ok" "$LOG/$name" || fail "$name: no verdict"
     hxb_carried "$LOG/$name"
     local bytes=0 v
-    for v in $(grep -a '^hxb stats rail' "$LOG/$name" | grep -o ' rx_bytes=[0-9]*' | cut -d= -f2); do
+    for v in $(grep -ao 'hxb stats rail [^ ]*: tx_frames=[0-9]* tx_bytes=[0-9]* rx_frames=[0-9]* rx_bytes=[0-9]*' "$LOG/$name" | grep -o ' rx_bytes=[0-9]*' | cut -d= -f2); do
         bytes=$((bytes + v))
     done
     [ "$bytes" -ge 16000000 ] || fail "$name: the rails carried only $bytes bytes: did the windows' data go another way?"
