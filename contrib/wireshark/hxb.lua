@@ -204,11 +204,18 @@ local function frame_csum(tvb, off, len)
     return bit32.bxor(r, 0x5a5a5a5a)
 end
 
+-- the frame being dissected came in a damaged datagram: its fields are
+-- shown, not judged (set by dissect_frame for dissect_body)
+local g_damaged = false
+local function flag(tree, e)
+    if not g_damaged then tree:add_proto_expert_info(e) end
+end
+
 local function hex64(tvb) return "0x" .. tvb:le_uint64():tohex() end
 
 local function nonzero(tree, tvb)
     for i = 0, tvb:len() - 1 do
-        if tvb:range(i, 1):uint() ~= 0 then tree:add_proto_expert_info(E.nonzero) return end
+        if tvb:range(i, 1):uint() ~= 0 then flag(tree, E.nonzero) return end
     end
 end
 
@@ -273,7 +280,7 @@ local function dissect_body(kind, flags, t, ext, pl, pkt)
             local off, n = 0, 0
             while off < pl:len() do
                 if pl:len() - off < 4 or pl:len() - off - 4 < pl:range(off + 2, 2):le_uint() then
-                    t:add_proto_expert_info(E.bundle); break
+                    flag(t, E.bundle); break
                 end
                 local dl = pl:range(off + 2, 2):le_uint()
                 local rt = t:add(F.rec, pl:range(off, 4 + dl))
@@ -292,7 +299,7 @@ local function dissect_body(kind, flags, t, ext, pl, pkt)
             local off, n = 0, 0
             while off < pl:len() do
                 if pl:len() - off < 18 or pl:len() - off - 18 < pl:range(off + 16, 2):le_uint() then
-                    t:add_proto_expert_info(E.bundle); break
+                    flag(t, E.bundle); break
                 end
                 local dl = pl:range(off + 16, 2):le_uint()
                 local rt = t:add(F.rec, pl:range(off, 18 + dl))
@@ -318,7 +325,7 @@ local function dissect_body(kind, flags, t, ext, pl, pkt)
         info = " " .. atomic_ext(t, ext)
         if pl then
             local n = 0
-            if pl:len() % 40 ~= 0 then t:add_proto_expert_info(E.length) end
+            if pl:len() % 40 ~= 0 then flag(t, E.length) end
             for off = 0, pl:len() - 40, 40 do
                 local at = t:add(F.a_op_item, pl:range(off, 40))
                 at:set_text("Bundled atomic: " .. atomic_ext(at, pl:range(off, 40)))
@@ -443,6 +450,7 @@ local function dissect_frame(tvb, off, pinfo, root, carrier, damaged, idx)
     end
     -- the body, as far as it is there
     if cap >= HDR + ext and left >= HDR + ext then
+        g_damaged = damaged
         local et = t:add(tvb:range(off + HDR, ext), name .. " extension")
         local plen = math.min(len - ext, cap - HDR - ext, left - HDR - ext)
         local pl = plen > 0 and tvb:range(off + HDR + ext, plen) or nil
@@ -466,9 +474,9 @@ local function dissect_frame(tvb, off, pinfo, root, carrier, damaged, idx)
     end
     local seqkind = kind < 16
     if seqkind ~= (bit32.band(flags, 2) ~= 0) and kind ~= 16 then
-        t:add_proto_expert_info(E.seqflag)
+        if not damaged then t:add_proto_expert_info(E.seqflag) end
     end
-    if hops == 0 then t:add_proto_expert_info(E.hops) end
+    if hops == 0 and not damaged then t:add_proto_expert_info(E.hops) end
     return size, info
 end
 
