@@ -344,6 +344,28 @@ static ucs_status_t uct_hxb_iface_event_fd_get(uct_iface_h tl_iface, int *fd_p)
     return UCS_OK;
 }
 
+/* Anything ready on the event fd now (which also takes off its ready list
+ * what no longer is). An expired timer is read, so that it can fire again:
+ * the next arm sets it anew. */
+static int uct_hxb_iface_events_waiting(uct_hxb_iface_t *iface)
+{
+    struct epoll_event ev[HXB_MAX_RAILS + 1];
+    uint64_t expired;
+    int i, n;
+
+    n = epoll_wait(iface->epfd, ev, HXB_MAX_RAILS + 1, 0);
+    if (n < 0) {
+        return errno != EINTR;   /* cannot tell: do not sleep */
+    }
+    for (i = 0; i < n; i++) {
+        if ((ev[i].data.fd == iface->timer_fd) &&
+            (read(iface->timer_fd, &expired, sizeof(expired)) >= 0)) {
+            iface->timer_at = -1;
+        }
+    }
+    return n > 0;
+}
+
 /* Let the caller sleep on the event fd unless there is work now. The fd
  * wakes on arriving frames (the rails' sockets) and at the engine's next
  * deadline (the timer fd, armed here): acks owed, losses to declare, RTO
@@ -378,6 +400,16 @@ static ucs_status_t uct_hxb_iface_event_arm(uct_iface_h tl_iface, unsigned event
         return UCS_ERR_BUSY;     /* cannot sleep safely: keep polling */
     }
     iface->timer_at = at;
+    /* UCP watches this fd from an epoll of its own, edge-triggered (the
+     * worker's event set; the async thread's, for an iface it deactivated),
+     * which wakes only when an fd joins our ready list. One already on it
+     * (frames that came after the pass above read the rails, a timer that
+     * expired) wakes no one: seen, a pair of processes whose frames waited
+     * 10 s in the sockets, until the timer of a later deadline joined. One
+     * look empties the list or says there is work now. */
+    if (uct_hxb_iface_events_waiting(iface)) {
+        return UCS_ERR_BUSY;
+    }
     iface->sleeps++;
     iface->sleeps_timed += at != 0;
     return UCS_OK;
