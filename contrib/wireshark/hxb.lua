@@ -178,6 +178,19 @@ local udp_dstport = Field.new("udp.dstport")
 -- bits, xor 0x5a5a5a5a. Modulo 2^32-1 that is the sum of the 32-bit words,
 -- which doubles hold exactly for any frame (< 2^53).
 local TWO32 = 4294967296
+-- bit operations on unsigned 32-bit numbers: bit32 where Lua has it (5.2:
+-- Wireshark 4.0, Debian 12), else LuaBitOp's bit, which every Wireshark
+-- carries (4.4's Lua 5.4 has no bit32) and whose results are signed
+local band, bxor, lshift, rshift
+if bit32 then
+    band, bxor, lshift, rshift = bit32.band, bit32.bxor, bit32.lshift, bit32.rshift
+else
+    local function u(x) return x % 4294967296 end
+    band = function(a, b) return u(bit.band(a, b)) end
+    bxor = function(a, b) return u(bit.bxor(a, b)) end
+    lshift = function(a, n) return u(bit.lshift(a, n)) end
+    rshift = function(a, n) return u(bit.rshift(a, n)) end
+end
 local function frame_csum(tvb, off, len)
     local hdr = { tvb:range(off, HDR):raw():byte(1, HDR) }
     hdr[4] = 0; hdr[7] = 0
@@ -201,7 +214,7 @@ local function frame_csum(tvb, off, len)
         local hi = math.floor(r / TWO32)
         r = (r - hi * TWO32) + hi
     end
-    return bit32.bxor(r, 0x5a5a5a5a)
+    return bxor(r, 0x5a5a5a5a)
 end
 
 -- the frame being dissected came in a damaged datagram: its fields are
@@ -222,8 +235,8 @@ end
 local function get_id(tree, r)
     local t = tree:add_le(F.get_id, r)
     local v = r:le_uint()
-    t:add(F.get_index, r, bit32.band(v, 0x3ff)):set_generated()
-    t:add(F.get_gen, r, bit32.rshift(v, 10)):set_generated()
+    t:add(F.get_index, r, band(v, 0x3ff)):set_generated()
+    t:add(F.get_gen, r, rshift(v, 10)):set_generated()
 end
 
 -- SACKed sequence numbers as ranges: bit i of the bitmap is seq cum+1+i
@@ -232,7 +245,7 @@ local function sack_ranges(tree, tvb, cum, nbits)
     for w = 0, nbits / 32 - 1 do
         local word = tvb:range(w * 4, 4):le_uint()
         for b = 0, 31 do
-            if bit32.band(word, bit32.lshift(1, b)) ~= 0 then
+            if band(word, lshift(1, b)) ~= 0 then
                 local s = (cum + 1 + w * 32 + b) % TWO32
                 count = count + 1
                 if start and s == (prev + 1) % TWO32 then prev = s
@@ -270,7 +283,7 @@ end
 -- the kind's extension and payload: ext = its bytes, pl = the payload (or
 -- nil); returns a summary for the Info column
 local function dissect_body(kind, flags, t, ext, pl, pkt)
-    local bundle = bit32.band(flags, 0x40) ~= 0
+    local bundle = band(flags, 0x40) ~= 0
     local info = ""
     if kind == 1 then                   -- AM
         t:add_le(F.am_id, ext:range(0, 1)); t:add(F.am_pad, ext:range(1, 3))
@@ -423,7 +436,7 @@ local function dissect_frame(tvb, off, pinfo, root, carrier, damaged, idx)
     local name = kinds[kind] or ("kind " .. kind)
     local info = string.format("%s %d:%d > %d:%d", name, pkt.src_node, pkt.src_proc,
                                pkt.dst_node, pkt.dst_proc)
-    if bit32.band(flags, 2) ~= 0 then info = info .. " seq=" .. pkt.seq end
+    if band(flags, 2) ~= 0 then info = info .. " seq=" .. pkt.seq end
     if relayed then
         t:add_proto_expert_info(E.relayed)
         info = info .. string.format(" [relayed, hops %d]", hops)
@@ -458,7 +471,7 @@ local function dissect_frame(tvb, off, pinfo, root, carrier, damaged, idx)
         info = info .. dissect_body(kind, flags, et, tvb:range(off + HDR, math.max(ext, 0)), pl, pkt)
     end
     if not lenok then return bad(E.length) end
-    if bit32.band(flags, 1) ~= 0 or h:range(40, 4):le_uint() ~= 0 then
+    if band(flags, 1) ~= 0 or h:range(40, 4):le_uint() ~= 0 then
         if cap < HDR + len then
             t:add_proto_expert_info(E.truncated)
         else
@@ -473,7 +486,7 @@ local function dissect_frame(tvb, off, pinfo, root, carrier, damaged, idx)
         end
     end
     local seqkind = kind < 16
-    if seqkind ~= (bit32.band(flags, 2) ~= 0) and kind ~= 16 then
+    if seqkind ~= (band(flags, 2) ~= 0) and kind ~= 16 then
         if not damaged then t:add_proto_expert_info(E.seqflag) end
     end
     if hops == 0 and not damaged then t:add_proto_expert_info(E.hops) end

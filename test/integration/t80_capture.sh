@@ -23,7 +23,17 @@ LUA="$top/contrib/wireshark/hxb.lua"
 # udp.check_checksum: the corrupted datagrams (the testbed's node rails
 # compute UDP checksums in software while --corrupt is on, so good ones
 # carry a complete checksum in the capture)
-ts() { timeout 120 tshark -n -X lua_script:"$LUA" -o udp.check_checksum:TRUE "$@" 2>/dev/null; }
+# ts FILE ARGS...: tshark with the dissector over FILE. As the job user when
+# we are root: tshark 4.4 (Debian 13) runs no Lua script as root (4.0 did);
+# FILE comes on stdin, since the log directory is root's
+TS_AS=()
+[ "$(id -u)" != 0 ] || [ "$HXB_TEST_USER" = root ] || TS_AS=(runuser -u "$HXB_TEST_USER" --)
+ts() {
+    local f=$1; shift
+    timeout 120 ${TS_AS[@]+"${TS_AS[@]}"} tshark -n -X lua_script:"$LUA" -o udp.check_checksum:TRUE -r - "$@" < "$f" 2>/dev/null
+}
+${TS_AS[@]+"${TS_AS[@]}"} tshark -G fields -X lua_script:"$LUA" 2>/dev/null | grep -q "	hxb\.kind	" ||
+    fail "tshark does not load $LUA as $(${TS_AS[@]+"${TS_AS[@]}"} id -un) (tshark 4.4 runs no Lua script as root: HXB_TEST_USER=root cannot run this test there)"
 
 # --csum sw: complete UDP checksums in the capture, also once the faults
 # are cleared (the testbed turns it on for --corrupt only while it lasts)
@@ -81,7 +91,7 @@ stop_capture() {
 # decode FILE OUT: one tshark pass, a line per frame: number, protocols,
 # kinds, carriers, relayed, source nodes, expert messages (lists joined by ,)
 decode() {
-    ts -r "$1" -T fields -E occurrence=a -E aggregator=, -e frame.number -e frame.protocols \
+    ts "$1" -T fields -E occurrence=a -E aggregator=, -e frame.number -e frame.protocols \
         -e hxb.kind -e hxb.carrier -e hxb.relayed -e hxb.src_node -e _ws.expert.message > "$2" ||
         fail "tshark cannot read $1"
 }
@@ -142,7 +152,10 @@ for dst in x0 "udp:$(iface_ip n0 x0)"; do
 done
 sleep 0.5
 stop_capture capture-bad
-ts() { timeout 120 tshark -n -X lua_script:"$LUA" -o hxb.udp_ports:40000 "$@" 2>/dev/null; }
+ts() {
+    local f=$1; shift
+    timeout 120 ${TS_AS[@]+"${TS_AS[@]}"} tshark -n -X lua_script:"$LUA" -o hxb.udp_ports:40000 -r - "$@" < "$f" 2>/dev/null
+}
 decode "$CAP" "$LOG/bad"
 for c in raw udp; do
     for e in "Unknown version" "Invalid kind" "Length field disagrees" "Bad checksum"; do
