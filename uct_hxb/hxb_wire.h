@@ -161,7 +161,9 @@ typedef struct __attribute__((packed)) hxb_ping_ext {
 #define HXB_PING_CHALLENGE 0xfe
 
 /* HELLO: sent by hxb-relayd to the broadcast address of each rail, with
- * dst_node = HXB_NODE_NONE, dst_proc = 0 (no process), job_key = 0. */
+ * dst_node = HXB_NODE_NONE, dst_proc = 0 (no process); its tag is the
+ * header MAC under the cluster key (PROTOCOL.md 8.9). PROBE (hxb-cablecheck)
+ * has the same form. */
 typedef struct __attribute__((packed)) hxb_hello_ext {
     uint8_t  dim;         /* dimension of the sending interface (0..2)        */
     uint8_t  rail;        /* its rail number within the dimension             */
