@@ -162,8 +162,8 @@ typedef struct __attribute__((packed)) hxb_ping_ext {
 
 /* HELLO: sent by hxb-relayd to the broadcast address of each rail, with
  * dst_node = HXB_NODE_NONE, dst_proc = 0 (no process); its tag is the
- * header MAC under the cluster key (PROTOCOL.md 8.9). PROBE (hxb-cablecheck)
- * has the same form. */
+ * header MAC of PROTOCOL.md 8.13 under the cluster key (section 5, HELLO). PROBE
+ * (hxb-cablecheck) has the same form. */
 typedef struct __attribute__((packed)) hxb_hello_ext {
     uint8_t  dim;         /* dimension of the sending interface (0..2)        */
     uint8_t  rail;        /* its rail number within the dimension             */
