@@ -22,6 +22,7 @@
  * Runs until SIGTERM or SIGINT, then detaches the program. */
 #include "hxb_auth.h"
 #include "hxb_relay_hello.h"
+#include "hxb_relay_sock.h"
 #include "hxb_relay_key.h"
 #include "hxb_relay_maps.h"
 #include "hxb_relay_mark.h"
@@ -122,41 +123,6 @@ static int link_state(int sock, const char *ifname, uint8_t mac[6])
         memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
     }
     return 1;
-}
-
-/* a socket that sees only HELLO frames on one rail */
-static int hello_socket(int ifindex)
-{
-    struct sock_filter code[] = {
-        BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 1),               /* kind */
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, HXB_K_HELLO, 0, 1),
-        BPF_STMT(BPF_RET | BPF_K, 0xffff),
-        BPF_STMT(BPF_RET | BPF_K, 0),
-    };
-    struct sock_fprog prog = {sizeof(code) / sizeof(code[0]), code};
-    struct sockaddr_ll sll;
-    int fd;
-
-    /* protocol 0 until bound: a packet socket opened with a protocol takes
-     * frames from every interface until bind() narrows it to one, and
-     * those would count as heard on this rail */
-    fd = socket(AF_PACKET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (fd < 0) {
-        return -errno;
-    }
-    if (setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog)) < 0) {
-        close(fd);
-        return -errno;
-    }
-    memset(&sll, 0, sizeof(sll));
-    sll.sll_family   = AF_PACKET;
-    sll.sll_protocol = htons(HXB_ETHERTYPE);
-    sll.sll_ifindex  = ifindex;
-    if (bind(fd, (struct sockaddr *)&sll, sizeof(sll)) < 0) {
-        close(fd);
-        return -errno;
-    }
-    return fd;
 }
 
 static void send_hello(relay_if_t *rif, int node, unsigned interval_ms)
@@ -548,7 +514,7 @@ int main(int argc, char **argv)
             }
             memcpy(ifs[nifs].mac, ti->mac, 6);
             ifs[nifs].up = link_state(sock, ti->ifname, ifs[nifs].mac);
-            ifs[nifs].fd = hello_socket(ifs[nifs].ifindex);
+            ifs[nifs].fd = hxb_relay_hello_socket(ifs[nifs].ifindex, 0);
             if (ifs[nifs].fd < 0) {
                 logmsg("packet socket on %s: %s (needs CAP_NET_RAW)", ti->ifname,
                        strerror(-ifs[nifs].fd));

@@ -2,6 +2,7 @@
 #include "hxb_cable_listen.h"
 
 #include "hxb_relay_hello.h"
+#include "hxb_relay_sock.h"
 #include "hxb_wire.h"
 
 #include <arpa/inet.h>
@@ -67,43 +68,6 @@ static void link_facts(int sock, cable_if_t *c, const char *ifname)
     if (c->speed <= 0) {
         c->speed = -1;
     }
-}
-
-/* a socket that sees only HELLOs and PROBEs on one rail (both are sent to
- * HXB_NODE_NONE, which the relay's tc program passes up unchanged) */
-static int listen_socket(int ifindex)
-{
-    struct sock_filter code[] = {
-        BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 1),               /* kind */
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, HXB_K_HELLO, 1, 0),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, HXB_K_PROBE, 0, 1),
-        BPF_STMT(BPF_RET | BPF_K, 0xffff),
-        BPF_STMT(BPF_RET | BPF_K, 0),
-    };
-    struct sock_fprog prog = {sizeof(code) / sizeof(code[0]), code};
-    struct sockaddr_ll sll;
-    int fd;
-
-    /* protocol 0 until bound: a packet socket opened with a protocol takes
-     * frames from every interface until bind() narrows it to one, and
-     * those would count as heard on this rail */
-    fd = socket(AF_PACKET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (fd < 0) {
-        return -errno;
-    }
-    if (setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog)) < 0) {
-        close(fd);
-        return -errno;
-    }
-    memset(&sll, 0, sizeof(sll));
-    sll.sll_family   = AF_PACKET;
-    sll.sll_protocol = htons(HXB_ETHERTYPE);
-    sll.sll_ifindex  = ifindex;
-    if (bind(fd, (struct sockaddr *)&sll, sizeof(sll)) < 0) {
-        close(fd);
-        return -errno;
-    }
-    return fd;
 }
 
 /* a PROBE: a HELLO's header and extension under another kind, so that no
@@ -207,7 +171,7 @@ int cable_listen(const hxb_topo_t *t, int node, const uint64_t *key, int wait_ms
         if (!ifindex) {
             continue;
         }
-        fds[nfd] = listen_socket(ifindex);
+        fds[nfd] = hxb_relay_hello_socket(ifindex, 1);
         if (fds[nfd] < 0) {
             snprintf(r->err, sizeof(r->err), "packet socket on %s: %s (needs CAP_NET_RAW: "
                      "run as root)", t->ifaces[i].ifname, strerror(-fds[nfd]));
