@@ -28,9 +28,11 @@ LUA="$top/contrib/wireshark/hxb.lua"
 # FILE comes on stdin, since the log directory is root's
 TS_AS=()
 [ "$(id -u)" != 0 ] || [ "$HXB_TEST_USER" = root ] || TS_AS=(runuser -u "$HXB_TEST_USER" --)
+# TS_PREFS: the preferences of the decodes to come
+TS_PREFS=(-o udp.check_checksum:TRUE)
 ts() {
     local f=$1; shift
-    timeout 120 ${TS_AS[@]+"${TS_AS[@]}"} tshark -n -X lua_script:"$LUA" -o udp.check_checksum:TRUE -r - "$@" < "$f" 2>/dev/null
+    timeout 120 ${TS_AS[@]+"${TS_AS[@]}"} tshark -n -X lua_script:"$LUA" "${TS_PREFS[@]}" -r - "$@" < "$f" 2>/dev/null
 }
 ${TS_AS[@]+"${TS_AS[@]}"} tshark -G fields -X lua_script:"$LUA" 2>/dev/null | grep -q "	hxb\.kind	" ||
     fail "tshark does not load $LUA as $(${TS_AS[@]+"${TS_AS[@]}"} id -un) (tshark 4.4 runs no Lua script as root: HXB_TEST_USER=root cannot run this test there)"
@@ -152,10 +154,7 @@ for dst in x0 "udp:$(iface_ip n0 x0)"; do
 done
 sleep 0.5
 stop_capture capture-bad
-ts() {
-    local f=$1; shift
-    timeout 120 ${TS_AS[@]+"${TS_AS[@]}"} tshark -n -X lua_script:"$LUA" -o hxb.udp_ports:40000 -r - "$@" < "$f" 2>/dev/null
-}
+TS_PREFS=(-o hxb.udp_ports:40000)
 decode "$CAP" "$LOG/bad"
 for c in raw udp; do
     for e in "Unknown version" "Invalid kind" "Length field disagrees" "Bad checksum"; do
