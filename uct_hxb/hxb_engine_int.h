@@ -25,6 +25,8 @@
 #define HXB_CC_BASE_SPAN 10.0 /* s: a path's least round trip is renewed so often */
 #define HXB_HELD_GAP 100e-6  /* s: posts held longer are timed from the pass that sends them */
 #define HXB_IDLE_AFTER 5e-3   /* s: no pass for so long: idle ticks act */
+#define HXB_RTO_EXT_DECAY 10.0 /* s: a raised RTO bound halves so often */
+#define HXB_RTO_CEIL  60.0    /* s: no RTO above it (RFC 6298 2.4), however slow the peer */
 #define HXB_PEEK_MAX 512      /* datagrams an idle tick looks at per rail
                                * (a UDP peek walks the queue from its head) */
 #define HXB_BUSY_PERIOD 1.0   /* s: longest period of "busy" ACKs */
@@ -232,6 +234,8 @@ typedef struct hxb_peer_loss {    /* hxb_loss.c */
     double     rack_check_at;     /* a loss becomes due then (0: none)      */
     unsigned   reo_mult;          /* reordering window, in units of reo     */
     double     reo_decay_at;      /* when reo_mult next shrinks             */
+    double     rto_ext;           /* RTO bound raised by spurious resends   */
+    double     rto_ext_decay_at;  /* when rto_ext next halves               */
     uint32_t   lane_hi[HXB_MAX_LANES];      /* highest lane_ctr acked       */
     double     lane_hi_sent[HXB_MAX_LANES]; /* when that frame was sent     */
 } hxb_peer_loss_t;

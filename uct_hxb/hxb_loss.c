@@ -21,6 +21,38 @@ void hxb_rtt_smooth(double *srtt, double *rttvar, double rtt)
     *srtt = 0.875 * *srtt + 0.125 * rtt;
 }
 
+/* The largest RTO: UCX_HXB_RTO_MAX bounds the backoff, never the round
+ * trip itself, nor a peer proven slower than it. A peer that answers after
+ * 300 ms (off the CPU on an oversubscribed node) with the timeout held at
+ * 200 ms had every frame resent while its ack was on the way: each resend
+ * makes its frame useless for timing (Karn), so the estimate never learned,
+ * and the resends loaded the peer further. Duplicates it reports (resends
+ * that were not needed) raise the bound (rto_ext, halving back once per
+ * HXB_RTO_EXT_DECAY) until a frame's ack beats its timeout and is timed.
+ * RFC 6298 puts the bound at 60 s, above any estimate; ours is a quarter
+ * of the peer timeout too. */
+static double loss_rto_cap(hxb_peer_t *p)
+{
+    double cap = p->loss.srtt + 4 * p->loss.rttvar;
+
+    if (p->loss.rto_ext > 0 && p->e->now >= p->loss.rto_ext_decay_at) {
+        p->loss.rto_ext /= 2;
+        p->loss.rto_ext_decay_at = p->e->now + HXB_RTO_EXT_DECAY;
+        if (p->loss.rto_ext < p->e->cfg.rto_max) {
+            p->loss.rto_ext = 0;
+        }
+    }
+    cap = cap > p->loss.rto_ext ? cap : p->loss.rto_ext;
+    /* a lost frame is resent a few times before the peer timeout fails
+     * the peer: RTOs beyond a quarter of it would fail peers on two
+     * losses in a row */
+    if (cap > p->e->cfg.peer_timeout / 4) {
+        cap = p->e->cfg.peer_timeout / 4;
+    }
+    cap = cap > p->e->cfg.rto_max ? cap : p->e->cfg.rto_max;
+    return cap > HXB_RTO_CEIL ? HXB_RTO_CEIL : cap;
+}
+
 void hxb_loss_rtt_sample(hxb_peer_t *p, double rtt)
 {
     const hxb_engine_cfg_t *c = &p->e->cfg;
@@ -31,7 +63,7 @@ void hxb_loss_rtt_sample(hxb_peer_t *p, double rtt)
     hxb_rtt_smooth(&p->loss.srtt, &p->loss.rttvar, rtt);
     p->loss.rto = p->loss.srtt + 4 * p->loss.rttvar;
     if (p->loss.rto < c->rto_min) p->loss.rto = c->rto_min;
-    if (p->loss.rto > c->rto_max) p->loss.rto = c->rto_max;
+    if (p->loss.rto > loss_rto_cap(p)) p->loss.rto = loss_rto_cap(p);
 }
 
 /* Stop preferring rail r for this peer and probe it at once; a PONG
@@ -56,6 +88,11 @@ void hxb_loss_spurious(hxb_peer_t *p, unsigned n)
 {
     p->e->stats.spurious += n;
     hxb_cc_spurious(p, n);
+    if (p->loss.rto >= p->e->cfg.rto_max) {
+        /* resent at the largest timeout, and still not needed */
+        p->loss.rto_ext = 2 * p->loss.rto;
+        p->loss.rto_ext_decay_at = p->e->now + HXB_RTO_EXT_DECAY;
+    }
     if (p->loss.reo_mult < 64) {
         p->loss.reo_mult = p->loss.reo_mult ? p->loss.reo_mult * 2 : 2;
     }
@@ -298,8 +335,8 @@ void hxb_loss_timers(hxb_peer_t *p)
             }
             hxb_tx_retransmit(p, old_seq, old);
             p->loss.rto *= 2;
-            if (p->loss.rto > e->cfg.rto_max) {
-                p->loss.rto = e->cfg.rto_max;
+            if (p->loss.rto > loss_rto_cap(p)) {
+                p->loss.rto = loss_rto_cap(p);
             }
             first = hxb_wake_min(first, now + p->loss.rto);
         }

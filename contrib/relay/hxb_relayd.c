@@ -14,11 +14,16 @@
  * are reachable.
  *
  *   hxb-relayd [--topo FILE] [--node NAME] [--interval MS] [--dead N]
- *              [--key FILE] [--stats FILE] [--verbose]
+ *              [--key FILE] [--stats FILE] [--rt-prio N] [--verbose]
  * HELLOs carry a MAC under the cluster key (--key, default
  * /etc/hxb/cluster.key, a file only root may read) and a counter: a forged
  * or replayed HELLO neither keeps a dead neighbour alive nor brings one
  * back. Without the file HELLOs are not authenticated (said at start).
+ * It runs SCHED_RR (--rt-prio, like BFD and corosync daemons): its HELLOs
+ * are its neighbours' only proof that it lives, and on a node whose cores
+ * are all busy (MPI ranks polling) a normal-priority daemon missed --dead
+ * intervals, its neighbours dropped its rails, and relayed frames were
+ * lost for seconds. It wakes once per interval for microseconds.
  * Runs until SIGTERM or SIGINT, then detaches the program. */
 #include "hxb_auth.h"
 #include "hxb_relay_hello.h"
@@ -36,6 +41,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <sched.h>
 #include <linux/filter.h>
 #include <linux/if_packet.h>
 #include <net/if.h>
@@ -377,11 +383,28 @@ static int write_stats(const char *path, const char *name, int stats_fd,
     return rename(tmp, path) ? -errno : 0;
 }
 
+/* SCHED_RR at prio unless already real-time (a service manager set it);
+ * without the privilege the daemon still works, and says what it risks */
+static void relay_set_prio(unsigned prio)
+{
+    struct sched_param sp = {.sched_priority = (int)prio};
+    int pol = sched_getscheduler(0);
+
+    if (prio == 0 || pol == SCHED_FIFO || pol == SCHED_RR) {
+        return;
+    }
+    if (sched_setscheduler(0, SCHED_RR | SCHED_RESET_ON_FORK, &sp) < 0) {
+        logmsg("cannot run SCHED_RR (--rt-prio %u): %s; on a node whose cores "
+               "are all busy its HELLOs may be late and neighbours see its rails "
+               "die and come back", prio, strerror(errno));
+    }
+}
+
 static void usage(FILE *f, const char *argv0)
 {
     fprintf(f,
             "usage: %s [--topo FILE] [--node NAME] [--interval MS] [--dead N]\n"
-            "          [--key FILE] [--stats FILE] [--verbose]\n"
+            "          [--key FILE] [--stats FILE] [--rt-prio N] [--verbose]\n"
             "Relay hxb frames of other nodes across the hyper-crossbar in the kernel (a tc\n"
             "program on every rail), with HELLOs to the neighbours; run as root on every node.\n"
             "  --topo      topology file (default $HXB_TOPO)\n"
@@ -392,6 +415,9 @@ static void usage(FILE *f, const char *argv0)
             "              node, root's alone (default " HXB_CLUSTER_KEY "; if that\n"
             "              does not exist, HELLOs are not authenticated)\n"
             "  --stats     keep counters and neighbour states in this file\n"
+            "  --rt-prio   run SCHED_RR at this priority, so that HELLOs leave on time\n"
+            "              when every core is busy (default 10; 0: leave the policy\n"
+            "              as started; needs CAP_SYS_NICE, else a warning)\n"
             "  --verbose   also log ignored HELLOs and neighbours coming back\n"
             "  -h, --help  this text\n"
             "Exit status: 0 on SIGTERM/SIGINT, 1 on an error, 2 for a bad option.\n",
@@ -403,11 +429,12 @@ int main(int argc, char **argv)
     static const struct option opts[] = {
         {"topo", 1, 0, 't'}, {"node", 1, 0, 'n'}, {"interval", 1, 0, 'i'},
         {"dead", 1, 0, 'd'}, {"stats", 1, 0, 's'}, {"verbose", 0, 0, 'v'},
-        {"key", 1, 0, 'k'},
+        {"key", 1, 0, 'k'}, {"rt-prio", 1, 0, 'r'},
         {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
     const char *topo_path = getenv("HXB_TOPO"), *node_name = getenv("HXB_NODE");
     const char *stats_path = NULL, *key_path = NULL;
-    unsigned interval_ms = 100, dead = 3;
+    unsigned interval_ms = 100, dead = 3, rt_prio = 10;
+    char *endp;
     char err[512], host[256], last[8192] = "";
     struct bpf_object *obj = NULL;
     struct bpf_program *prog;
@@ -421,7 +448,7 @@ int main(int argc, char **argv)
     double next_tick = 0;
     LIBBPF_OPTS(bpf_object_open_opts, oopts, .object_name = "hxb_relay");
 
-    while ((opt = getopt_long(argc, argv, "t:n:i:d:s:k:vh", opts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "t:n:i:d:s:k:r:vh", opts, NULL)) != -1) {
         switch (opt) {
         case 't': topo_path = optarg; break;
         case 'n': node_name = optarg; break;
@@ -429,6 +456,13 @@ int main(int argc, char **argv)
         case 'd': dead = strtoul(optarg, NULL, 0); break;
         case 's': stats_path = optarg; break;
         case 'k': key_path = optarg; break;
+        case 'r':
+            rt_prio = strtoul(optarg, &endp, 10);
+            if (*endp || !*optarg || rt_prio > 99) {
+                fprintf(stderr, "hxb-relayd: --rt-prio: 0 to 99, not '%s'\n", optarg);
+                return 2;
+            }
+            break;
         case 'v': g_verbose = 1; break;
         case 'h': usage(stdout, "hxb-relayd"); return 0;
         default:  usage(stderr, "hxb-relayd"); return 2;
@@ -444,6 +478,7 @@ int main(int argc, char **argv)
         return 1;
     }
     g_topo = &t;
+    relay_set_prio(rt_prio);
     c = hxb_relay_key_load(key_path ? key_path : HXB_CLUSTER_KEY, key_path != NULL,
                            g_hello.key, err, sizeof(err));
     if (c < 0) {

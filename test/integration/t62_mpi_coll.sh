@@ -103,19 +103,6 @@ if [ "$(awk '$1 == "grid" { print ($3 > 1) + ($4 > 1) }' "$TOPO")" != 0 ]; then
 fi
 ob1 ob1_coll_off "$NP" --mca coll_hxb_enable 0 "${OMPI_OWN_COLL[@]}" "$top/hxb-mpi-coll" -t
 stats ob1_coll_off "$NP" 0
-# KNOWN BUG, Open MPI 5 only (issue 28, open): with hxb-relayd running on
-# the 2x2x2 grid, every run below that has coll hxb on fails there: within
-# seconds one process (rank 0 mostly) stops sending to its line neighbours
-# while it keeps calling the BTL's progress, and they fail it with "btl:hxb:
-# peer ... failed: Endpoint timeout" (with a 60 s peer timeout too); the
-# relays count no_route and hop_limit drops. On Open MPI 4.1 these pass,
-# but for jobs over relays at load averages of 25-99 now and then. Open MPI 5 passes every run above, and
-# coll hxb over relays with pml ucx is not reached there either. Said, not
-# skipped silently: T62_KNOWN_BUGS=run runs them anyway.
-if [ "$OMPI_MAJOR" -ge 5 ] && [ "${T62_KNOWN_BUGS:-skip}" != run ]; then
-    note "KNOWN BUG (Open MPI $OMPI_MAJOR): coll hxb runs with hxb-relayd up not run (Endpoint timeout; README 'Known limits')"
-    exit 0
-fi
 # node names set explicitly (each rank its host's): coll hxb exchanges them
 # with the allgather below it (through relays) at a communicator's first
 # blocking collective; non-blocking ones before that fall back
@@ -133,9 +120,19 @@ stats ob1_coll_pieces_1pn "$NODES" 1
 d0=$(tb_drops)
 ob1 ob1_coll_loss1 "$NP" --mca btl_hxb_print_stats y "$top/hxb-mpi-coll" -p
 stats ob1_coll_loss1 "$NP" 1
-ucx ucx_coll_loss1 "$NP" -x UCX_HXB_PRINT_STATS=y "$top/hxb-mpi-coll"
-stats ucx_coll_loss1 "$NP" 1
-for f in ob1_coll_loss1 ucx_coll_loss1; do
+# KNOWN BUG, Open MPI 5 only (issue 28, open): pml ucx with coll hxb
+# under 1 % loss through the relays hung in 1 of 3 runs there (mpirun's
+# timeout; no peer failed). Said, not skipped silently: T62_KNOWN_BUGS=run
+# runs it anyway.
+LOSS_RUNS=(ob1_coll_loss1)
+if [ "$OMPI_MAJOR" -ge 5 ] && [ "${T62_KNOWN_BUGS:-skip}" != run ]; then
+    note "KNOWN BUG (Open MPI $OMPI_MAJOR): ucx_coll_loss1 not run (pml ucx under loss through relays hangs now and then; README 'Known limits')"
+else
+    ucx ucx_coll_loss1 "$NP" -x UCX_HXB_PRINT_STATS=y "$top/hxb-mpi-coll"
+    stats ucx_coll_loss1 "$NP" 1
+    LOSS_RUNS+=(ucx_coll_loss1)
+fi
+for f in "${LOSS_RUNS[@]}"; do
     r=0
     for v in $(grep -o ' retransmits=[0-9]*' "$LOG/$f" | cut -d= -f2); do r=$((r + v)); done
     note "$f: $r frames resent"

@@ -3,11 +3,19 @@
 # per dimension: UCP traffic between nodes 2 and 3 dimensions apart crosses
 # one and two relays (hxb-relayd's in-kernel forwarding), every message is
 # verified, and the traffic is spread over every dimension order: each
-# order's first relay forwarded frames.
+# order's first relay forwarded frames. Every daemon runs SCHED_RR (its
+# HELLOs must leave on time when ranks keep every core busy).
 TNAME=${TNAME:-r70}    # a run may name its own testbed
 . "$(dirname "$0")/lib.sh"
 tb_up --grid 2x2x2 --rails 2 --rate 1gbit
 relay_up
+n=0
+for p in $(pgrep -f -- "--stats $LOG/relay-"); do
+    c=$(ps -o cls= -p "$p" | tr -d ' ')
+    [ "$c" = RR ] || fail "hxb-relayd (pid $p) runs scheduling class '$c', not RR"
+    n=$((n + 1))
+done
+[ "$n" = 8 ] || fail "found $n hxb-relayd processes of this testbed, not 8"
 # n0 (0,0,0) <-> n7 (1,1,1): paths XYZ via n1,n3; YZX via n2,n6; ZXY via n4,n5
 SRV=n0 CLI=n7 ucp_pair diag3 -n 300 -m 1048576 -t 120 -s 7
 for n in n1 n2 n4 n3 n6 n5; do

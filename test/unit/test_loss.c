@@ -63,6 +63,31 @@ START_TEST(test_am_fast_retransmit)
 }
 END_TEST
 
+/* Every round trip takes 300 ms (a peer off the CPU that long, as on an
+ * oversubscribed node), longer than the largest RTO (200 ms): the timeout
+ * must follow the measured round trip (RFC 6298 caps it at 60 s, not
+ * below the estimate), or every frame is resent while its ack is on the
+ * way and the resends add to the load that made the peer late. */
+START_TEST(test_am_slow_peer_rto_above_max)
+{
+    opts_t o = {.nrails = 2, .csum = 1};
+    hxb_mem_faults_t late = {.stall_ppm = 1000000, .stall_us = 300000};
+    const hxb_engine_stats_t *sa;
+
+    world_init(&o);
+    for (int r = 0; r < 2; r++) {
+        hxb_rail_mem_set_faults(W.ra[r], &late);    /* B reads late */
+    }
+    plan_am(&W.a, 40, 0);
+    send_all();
+    finish_am();
+    sa = hxb_engine_stats(W.a.e);
+    ck_assert_msg(sa->retransmits <= 16, "%lu frames resent (%lu spurious) to a peer "
+                  "that lost none, only answered late", (unsigned long)sa->retransmits,
+                  (unsigned long)sa->spurious);
+}
+END_TEST
+
 /* One rail silently loses everything while the others work, and the RTO
  * is out of reach: per-rail detection cannot see these losses (nothing
  * later on that rail is ever acked), the time-based rule across rails must,
@@ -157,6 +182,7 @@ int main(void)
     tcase_add_test(tc, test_lanes_overtake);
     tcase_add_test(tc, test_am_fast_retransmit);
     tcase_add_test(tc, test_am_rail_blackhole_no_rto);
+    tcase_add_test(tc, test_am_slow_peer_rto_above_max);
     tcase_add_test(tc, test_ack_rail_oneway);
     tcase_add_test(tc, test_duplicates);
     tcase_add_test(tc, test_duplicates_some);
