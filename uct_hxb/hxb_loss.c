@@ -56,6 +56,7 @@ static double loss_rto_cap(hxb_peer_t *p)
 void hxb_loss_rtt_sample(hxb_peer_t *p, double rtt)
 {
     const hxb_engine_cfg_t *c = &p->e->cfg;
+    double cap;
 
     if (p->loss.min_rtt == 0 || rtt < p->loss.min_rtt) {
         p->loss.min_rtt = rtt;
@@ -63,7 +64,8 @@ void hxb_loss_rtt_sample(hxb_peer_t *p, double rtt)
     hxb_rtt_smooth(&p->loss.srtt, &p->loss.rttvar, rtt);
     p->loss.rto = p->loss.srtt + 4 * p->loss.rttvar;
     if (p->loss.rto < c->rto_min) p->loss.rto = c->rto_min;
-    if (p->loss.rto > loss_rto_cap(p)) p->loss.rto = loss_rto_cap(p);
+    cap = loss_rto_cap(p);
+    if (p->loss.rto > cap) p->loss.rto = cap;
 }
 
 /* Stop preferring rail r for this peer and probe it at once; a PONG
@@ -327,6 +329,8 @@ void hxb_loss_timers(hxb_peer_t *p)
             first = now;            /* the others at the next check */
         }
         if (old) {
+            double cap = loss_rto_cap(p);
+
             r = old->rail;
             e->stats.rto_fired++;
             if (loss_rail_silent_alone(p, r, old->sent_at) &&
@@ -335,8 +339,8 @@ void hxb_loss_timers(hxb_peer_t *p)
             }
             hxb_tx_retransmit(p, old_seq, old);
             p->loss.rto *= 2;
-            if (p->loss.rto > loss_rto_cap(p)) {
-                p->loss.rto = loss_rto_cap(p);
+            if (p->loss.rto > cap) {
+                p->loss.rto = cap;
             }
             first = hxb_wake_min(first, now + p->loss.rto);
         }

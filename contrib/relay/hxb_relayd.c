@@ -42,7 +42,6 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <sched.h>
-#include <linux/filter.h>
 #include <linux/if_packet.h>
 #include <net/if.h>
 #include <poll.h>

@@ -7,7 +7,6 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
-#include <linux/filter.h>
 #include <linux/if_packet.h>
 #include <net/if.h>
 #include <poll.h>
