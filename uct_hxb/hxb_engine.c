@@ -445,7 +445,13 @@ unsigned hxb_engine_progress(hxb_engine_t *e)
     uint32_t ready = ~0u;
     int i, drained = 1;
 
+    double prev = e->last_pass;
+    int was_asleep = e->asleep;
+
     e->now = e->last_pass = hxb_now();
+    if (!was_asleep && prev > 0 && e->now - prev > e->cfg.peer_timeout / 8) {
+        e->back_at = e->now;    /* away, not asleep on the event fd */
+    }
     e->asleep = 0;
     e->asleep_ready = 0;
     e->pass++;
@@ -472,6 +478,7 @@ unsigned hxb_engine_progress(hxb_engine_t *e)
         n += got;
         drained &= got < 64;
     }
+    e->pass_drained = drained;
     if (n) {
         e->now = hxb_now();
     }

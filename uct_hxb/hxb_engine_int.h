@@ -373,6 +373,9 @@ struct hxb_engine {
     int                in_pass;        /* inside hxb_engine_progress          */
     int                idle;           /* inside hxb_engine_idle_tick         */
     double             last_pass;      /* when the last progress pass began   */
+    double             back_at;        /* a pass after a long time away began:
+                                        * peers' acks may still wait unread  */
+    int                pass_drained;   /* this pass emptied every rail       */
     double             peek_at;        /* the idle tick's last look at rails  */
     int                asleep;         /* the caller may sleep on the event fd
                                         * (hxb_engine_may_sleep said so; until
@@ -408,6 +411,15 @@ static inline int hxb_owner_mine(const void *whose, const void *owner)
 
 /* the peer's last sign of life that counts against the peer timeout:
  * progress of its acks, or a frame saying it is alive but busy (8.7) */
+/* We listened long enough to blame a peer's silence on it: the pass read
+ * every rail empty, and we have been back for half a peer timeout since a
+ * long time away (computing, or off the CPU on a busy node), when its acks
+ * waited in our sockets unread. */
+static inline int hxb_engine_listened(const hxb_engine_t *e)
+{
+    return e->pass_drained && e->now - e->back_at >= e->cfg.peer_timeout / 2;
+}
+
 static inline double hxb_peer_alive_at(const hxb_peer_t *p)
 {
     return p->last_ack_progress > p->busy_at ? p->last_ack_progress : p->busy_at;

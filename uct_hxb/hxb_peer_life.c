@@ -39,7 +39,8 @@ void hxb_peer_timers(hxb_peer_t *p)
     if (p->failed) {
         return;
     }
-    if (life_outstanding(p) && e->now - hxb_peer_alive_at(p) > e->cfg.peer_timeout) {
+    if (life_outstanding(p) && e->now - hxb_peer_alive_at(p) > e->cfg.peer_timeout &&
+        hxb_engine_listened(e)) {
         life_fail(p);       /* silent: neither acks nor "busy" (8.7) */
         return;
     }
@@ -80,6 +81,9 @@ double hxb_peer_wake_at(const hxb_peer_t *p)
     }
     if (life_outstanding(p)) {
         t = hxb_peer_alive_at(p) + p->e->cfg.peer_timeout;
+        if (t < p->e->back_at + p->e->cfg.peer_timeout / 2) {
+            t = p->e->back_at + p->e->cfg.peer_timeout / 2;
+        }
     }
     return hxb_wake_min(t, hxb_loss_wake_at(p));
 }

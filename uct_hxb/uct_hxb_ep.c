@@ -699,12 +699,21 @@ void uct_hxb_ep_peer_reset(uct_hxb_iface_t *iface, hxb_peer_t *peer)
     }
 }
 
+/* Said once per peer, whoever uses us: under UCP with no error handling
+ * an endpoint error can leave no trace (an eager send had completed
+ * locally), and a job then hangs or fails far from the cause. */
 void uct_hxb_ep_peer_failed(uct_hxb_iface_t *iface, hxb_peer_t *peer)
 {
     uct_hxb_ep_t *ep, *tmp;
+    int said = 0;
 
     ucs_list_for_each_safe(ep, tmp, &iface->eps, list) {
         if (ep->peer == peer) {
+            if (!said++) {
+                ucs_error("hxb: peer node %u proc %u failed: it acknowledged nothing "
+                          "for UCX_HXB_PEER_TIMEOUT and did not say it was busy",
+                          ep->node, ntohs(ep->proc));
+            }
             uct_iface_handle_ep_err(&iface->super.super, &ep->super.super,
                                     UCS_ERR_ENDPOINT_TIMEOUT);
         }

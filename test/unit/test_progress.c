@@ -143,6 +143,37 @@ START_TEST(test_post_gap_not_resent)
 }
 END_TEST
 
+/* Both ends are off the CPU for longer than the peer timeout (a busy node:
+ * neither runs, neither's idle tick either) while A has a frame out. A's
+ * first pass back must not fail B for a silence A did not listen to: B
+ * gets half a peer timeout to answer, and then does. Before, A failed B
+ * at once; in UCX mode silently, and the message B held half of was
+ * gone (the Open MPI 5 hang of issue 28). */
+START_TEST(test_back_from_away_not_failed)
+{
+    opts_t o = {.nrails = 2, .csum = 1, .peer_timeout = 0.2};
+
+    world_init(&o);
+    plan_am(&W.a, 21, 0);
+    W.a.plan_n = 20;                    /* a warm-up: round trips known */
+    send_all();
+    PUMP_UNTIL(W.b.am_rcvd == 20 && hxb_peer_tx_idle(W.a.peer));
+    W.a.plan_n = 21;
+    ck_assert_int_eq(send_next(&W.a), 1);
+    hxb_engine_progress(W.a.e);         /* it leaves */
+#ifdef HXB_VIRTUAL_CLOCK
+    hxb_virtual_now += 0.5;             /* both away: 2.5 peer timeouts */
+#else
+    usleep(500000);
+#endif
+    hxb_engine_progress(W.a.e);
+    ck_assert_int_eq(W.a.peer_failed_calls, 0);
+    finish_am();                        /* B runs again and answers */
+    ck_assert_int_eq(W.a.peer_failed_calls, 0);
+    ck_assert_int_eq(W.b.peer_failed_calls, 0);
+}
+END_TEST
+
 /* B computes for three peer timeouts while A sends to it: only B's idle
  * tick runs (a timer thread in the UCT glue). A must wait for B, not fail
  * it, and everything arrives once B progresses again. The posts B made
@@ -249,6 +280,7 @@ int main(void)
 
     tc = world_tcase(s, "progress");
     tcase_add_test(tc, test_post_gap_not_resent);
+    tcase_add_test(tc, test_back_from_away_not_failed);
     tcase_add_test(tc, test_busy_peer_waited_for);
     tcase_add_test(tc, test_busy_unknown_sender);
     tcase_add_test(tc, test_busy_armed_not_asleep);
