@@ -305,6 +305,8 @@ struct hxb_peer {
     int            failed;
     double         busy_at;        /* its last frame saying it is busy      */
     int            busy;           /* ... and no frame since said otherwise */
+    double         busy_since;     /* the first frame of this busy spell     */
+    double         busy_probe_at;  /* our last resend to it while busy       */
     double         alive_sent;     /* our last idle tick's ACK to it        */
     double         last_ack_progress; /* its last sign of progress: acks of
                                     * new frames, read data, new work       */

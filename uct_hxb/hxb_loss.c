@@ -21,6 +21,25 @@ void hxb_rtt_smooth(double *srtt, double *rttvar, double rtt)
     *srtt = 0.875 * *srtt + 0.125 * rtt;
 }
 
+/* RFC 6298's timeout for an estimate: the mean and four deviations */
+static inline double loss_rtt_bound(double srtt, double rttvar)
+{
+    return srtt + 4 * rttvar;
+}
+
+/* the raised bound (rto_ext) halves once per HXB_RTO_EXT_DECAY, and ends
+ * below UCX_HXB_RTO_MAX */
+static void loss_rto_ext_decay(hxb_peer_t *p)
+{
+    if (p->loss.rto_ext > 0 && p->e->now >= p->loss.rto_ext_decay_at) {
+        p->loss.rto_ext /= 2;
+        p->loss.rto_ext_decay_at = p->e->now + HXB_RTO_EXT_DECAY;
+        if (p->loss.rto_ext < p->e->cfg.rto_max) {
+            p->loss.rto_ext = 0;
+        }
+    }
+}
+
 /* The largest RTO: UCX_HXB_RTO_MAX bounds the backoff, never the round
  * trip itself, nor a peer proven slower than it. A peer that answers after
  * 300 ms (off the CPU on an oversubscribed node) with the timeout held at
@@ -31,17 +50,10 @@ void hxb_rtt_smooth(double *srtt, double *rttvar, double rtt)
  * HXB_RTO_EXT_DECAY) until a frame's ack beats its timeout and is timed.
  * RFC 6298 puts the bound at 60 s, above any estimate; ours is a quarter
  * of the peer timeout too. */
-static double loss_rto_cap(hxb_peer_t *p)
+static double loss_rto_cap(const hxb_peer_t *p)
 {
-    double cap = p->loss.srtt + 4 * p->loss.rttvar;
+    double cap = loss_rtt_bound(p->loss.srtt, p->loss.rttvar);
 
-    if (p->loss.rto_ext > 0 && p->e->now >= p->loss.rto_ext_decay_at) {
-        p->loss.rto_ext /= 2;
-        p->loss.rto_ext_decay_at = p->e->now + HXB_RTO_EXT_DECAY;
-        if (p->loss.rto_ext < p->e->cfg.rto_max) {
-            p->loss.rto_ext = 0;
-        }
-    }
     cap = cap > p->loss.rto_ext ? cap : p->loss.rto_ext;
     /* a lost frame is resent a few times before the peer timeout fails
      * the peer: RTOs beyond a quarter of it would fail peers on two
@@ -62,8 +74,9 @@ void hxb_loss_rtt_sample(hxb_peer_t *p, double rtt)
         p->loss.min_rtt = rtt;
     }
     hxb_rtt_smooth(&p->loss.srtt, &p->loss.rttvar, rtt);
-    p->loss.rto = p->loss.srtt + 4 * p->loss.rttvar;
+    p->loss.rto = loss_rtt_bound(p->loss.srtt, p->loss.rttvar);
     if (p->loss.rto < c->rto_min) p->loss.rto = c->rto_min;
+    loss_rto_ext_decay(p);
     cap = loss_rto_cap(p);
     if (p->loss.rto > cap) p->loss.rto = cap;
 }
@@ -91,8 +104,11 @@ void hxb_loss_spurious(hxb_peer_t *p, unsigned n)
     p->e->stats.spurious += n;
     hxb_cc_spurious(p, n);
     if (p->loss.rto >= p->e->cfg.rto_max) {
-        /* resent at the largest timeout, and still not needed */
-        p->loss.rto_ext = 2 * p->loss.rto;
+        /* resent at the largest timeout, and still not needed (a larger
+         * bound raised before stays) */
+        if (p->loss.rto_ext < 2 * p->loss.rto) {
+            p->loss.rto_ext = 2 * p->loss.rto;
+        }
         p->loss.rto_ext_decay_at = p->e->now + HXB_RTO_EXT_DECAY;
     }
     if (p->loss.reo_mult < 64) {
@@ -105,13 +121,13 @@ void hxb_loss_spurious(hxb_peer_t *p, unsigned n)
  * smoothed round trip and four deviations (rails queue differently) */
 static double loss_rail_rtt_bound(const hxb_peer_t *p, int r)
 {
-    return p->loss.path[r].srtt + 4 * p->loss.path[r].rttvar;
+    return loss_rtt_bound(p->loss.path[r].srtt, p->loss.path[r].rttvar);
 }
 
 /* how late a frame may be, beyond its round trip, before it counts lost */
 static double loss_reo_window(hxb_peer_t *p)
 {
-    double reo = p->loss.srtt / 8, cap = p->loss.srtt + 4 * p->loss.rttvar;
+    double reo = p->loss.srtt / 8, cap = loss_rtt_bound(p->loss.srtt, p->loss.rttvar);
 
     if (reo < 100e-6) {
         reo = 100e-6;
@@ -271,6 +287,20 @@ static int loss_rail_silent_alone(const hxb_peer_t *p, int r, double since)
     return 0;
 }
 
+/* A busy peer is not resent to, but for one frame (the oldest due) once
+ * per half a peer timeout of its busy spell: "busy" says it has not read
+ * what waits in its host, not that what we sent got there. A peer off the
+ * CPU between its passes (16 polling ranks on 2 cores) says it is busy at
+ * every period while it polls, and a frame lost on the way to it was then
+ * never resent: both ends waited for ever (the Open MPI 5 hang of issue
+ * 28). A frame merely unread comes back as one duplicate. */
+static double loss_busy_probe_at(const hxb_peer_t *p)
+{
+    double from = p->busy_probe_at > p->busy_since ? p->busy_probe_at : p->busy_since;
+
+    return from + p->e->cfg.peer_timeout / 2;
+}
+
 /* What is due of loss detection when no ack came: a RACK loss, the
  * retransmission timeout, a suspect rail's probe */
 void hxb_loss_timers(hxb_peer_t *p)
@@ -290,19 +320,30 @@ void hxb_loss_timers(hxb_peer_t *p)
      * ack of the resent one lets per-rail loss detection find the rest.
      * Only when the frame's rail has acknowledged nothing for two timeouts
      * is the rail suspect, and then everything in flight on it moves. */
-    if (now >= p->tx.rto_at && p->tx.inflight && hxb_peer_busy(p, now)) {
+    if (now >= p->tx.rto_at && p->tx.inflight && hxb_peer_busy(p, now) &&
+        now < loss_busy_probe_at(p)) {
         /* what it has not read waits in its host: resending, or suspecting
          * rails, would only fill its queues (8.7) */
-        hxb_tx_rto_set(p, p->busy_at + e->cfg.peer_timeout / 2);
+        double at = loss_busy_probe_at(p);
+        hxb_tx_rto_set(p, hxb_wake_min(at, p->busy_at + e->cfg.peer_timeout / 2));
     } else if (now >= p->tx.rto_at && p->tx.inflight) {
         hxb_txslot_t *old = NULL;
         uint32_t old_seq = 0;
-        double rto[HXB_MAX_RAILS];
+        double rto[HXB_MAX_RAILS], cap;
 
+        loss_rto_ext_decay(p);
+        cap = loss_rto_cap(p);
         /* a frame times out by its own rail's round trip too: the peer's
-         * estimate follows the freshest frames, which found short queues */
+         * estimate follows the freshest frames, which found short queues.
+         * Bounded as the RTO is: a rail whose round trips swung by seconds
+         * (a peer off the CPU now and then) has a bound beyond the peer
+         * timeout, and a frame lost on it was never resent before the
+         * peer failed. */
         for (r = 0; r < e->nrails; r++) {
             rto[r] = loss_rail_rtt_bound(p, r);
+            if (rto[r] > cap) {
+                rto[r] = cap;
+            }
             if (rto[r] < p->loss.rto) {
                 rto[r] = p->loss.rto;
             }
@@ -329,8 +370,6 @@ void hxb_loss_timers(hxb_peer_t *p)
             first = now;            /* the others at the next check */
         }
         if (old) {
-            double cap = loss_rto_cap(p);
-
             r = old->rail;
             e->stats.rto_fired++;
             if (loss_rail_silent_alone(p, r, old->sent_at) &&
@@ -338,6 +377,9 @@ void hxb_loss_timers(hxb_peer_t *p)
                 loss_suspect_rail(p, r);
             }
             hxb_tx_retransmit(p, old_seq, old);
+            if (hxb_peer_busy(p, now)) {
+                p->busy_probe_at = now;
+            }
             p->loss.rto *= 2;
             if (p->loss.rto > cap) {
                 p->loss.rto = cap;

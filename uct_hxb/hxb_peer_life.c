@@ -58,6 +58,9 @@ void hxb_peer_busy_rcvd(hxb_peer_t *p, int busy, uint32_t ack)
     if (busy) {
         e->stats.busy_rcvd++;
         if (ack == p->tx.una) {
+            if (!p->busy) {
+                p->busy_since = e->now;
+            }
             p->busy_at = e->now;
             p->busy = 1;
         }
