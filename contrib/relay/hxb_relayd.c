@@ -423,6 +423,24 @@ static void usage(FILE *f, const char *argv0)
             argv0);
 }
 
+/* a whole decimal number in [lo, hi], or a message naming the option */
+static int relay_opt_uint(const char *name, const char *arg, unsigned lo, unsigned hi,
+                          unsigned *out)
+{
+    char *end;
+    unsigned long v;
+
+    errno = 0;
+    v = strtoul(arg, &end, 10);
+    if (!*arg || *end || errno || *arg == '-' || v < lo || v > hi) {
+        fprintf(stderr, "hxb-relayd: %s: a whole number from %u to %u, not '%s'\n", name,
+                lo, hi, arg);
+        return -1;
+    }
+    *out = (unsigned)v;
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -433,7 +451,6 @@ int main(int argc, char **argv)
     const char *topo_path = getenv("HXB_TOPO"), *node_name = getenv("HXB_NODE");
     const char *stats_path = NULL, *key_path = NULL;
     unsigned interval_ms = 100, dead = 3, rt_prio = 10;
-    char *endp;
     char err[512], host[256], last[8192] = "";
     struct bpf_object *obj = NULL;
     struct bpf_program *prog;
@@ -451,14 +468,20 @@ int main(int argc, char **argv)
         switch (opt) {
         case 't': topo_path = optarg; break;
         case 'n': node_name = optarg; break;
-        case 'i': interval_ms = strtoul(optarg, NULL, 0); break;
-        case 'd': dead = strtoul(optarg, NULL, 0); break;
+        case 'i':
+            if (relay_opt_uint("--interval", optarg, 1, 60000, &interval_ms) < 0) {
+                return 2;
+            }
+            break;
+        case 'd':
+            if (relay_opt_uint("--dead", optarg, 1, 1000, &dead) < 0) {
+                return 2;
+            }
+            break;
         case 's': stats_path = optarg; break;
         case 'k': key_path = optarg; break;
         case 'r':
-            rt_prio = strtoul(optarg, &endp, 10);
-            if (*endp || !*optarg || rt_prio > 99) {
-                fprintf(stderr, "hxb-relayd: --rt-prio: 0 to 99, not '%s'\n", optarg);
+            if (relay_opt_uint("--rt-prio", optarg, 0, 99, &rt_prio) < 0) {
                 return 2;
             }
             break;
@@ -467,8 +490,7 @@ int main(int argc, char **argv)
         default:  usage(stderr, "hxb-relayd"); return 2;
         }
     }
-    if (!topo_path || !*topo_path || interval_ms < 1 || interval_ms > 60000 ||
-        dead < 1) {
+    if (!topo_path || !*topo_path) {
         usage(stderr, "hxb-relayd");
         return 2;
     }

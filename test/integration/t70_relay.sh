@@ -4,9 +4,16 @@
 # one and two relays (hxb-relayd's in-kernel forwarding), every message is
 # verified, and the traffic is spread over every dimension order: each
 # order's first relay forwarded frames. Every daemon runs SCHED_RR (its
-# HELLOs must leave on time when ranks keep every core busy).
+# HELLOs must leave on time when ranks keep every core busy). A bad
+# option value is refused, naming the option, before anything starts.
 TNAME=${TNAME:-r70}    # a run may name its own testbed
 . "$(dirname "$0")/lib.sh"
+for bad in "--interval 100x" "--interval 0" "--dead 0" "--dead -1" "--rt-prio 100"; do
+    # shellcheck disable=SC2086
+    rc=0; "$HXB_BIN/hxb-relayd" --topo /dev/null $bad > "$LOG/badopt" 2>&1 || rc=$?
+    [ "$rc" = 2 ] || fail "hxb-relayd $bad: exit $rc, not 2"
+    grep -q -- "${bad%% *}: a whole number" "$LOG/badopt" || fail "hxb-relayd $bad: no message naming the option"
+done
 tb_up --grid 2x2x2 --rails 2 --rate 1gbit
 relay_up
 n=0
