@@ -233,7 +233,7 @@ bench_plot() {
         { echo "${0##*/}: no plot $png: errbars wants columns in threes (value, low, high) after the first" >&2; return 1; }
     if [ $bars = 1 ]; then
         cmd+="set style data histograms; set style fill solid 0.7 border -1; set boxwidth 0.9; "
-        cmd+="set xtics nomirror; set grid noxtics; set yrange [0:*]; "
+        cmd+="set xtics nomirror; set grid noxtics; set yrange [0:*]; set offsets 0, 0, graph 0.05, 0; "
         if [ $err = 1 ]; then cmd+="set style histogram errorbars gap 1 lw 1; "
         else cmd+="set style histogram clustered gap 1; "; fi
     elif [ $err = 1 ]; then
