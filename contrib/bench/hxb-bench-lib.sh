@@ -214,6 +214,8 @@ bench_plot_table() {
 bench_plot() {
     local dat=$1 png=$2 title=$3 xl=$4 yl=$5 opt cmd="" i n names bars=0 err=0
     shift 5
+    # in gnuplot's single-quoted strings a quote is doubled
+    title=${title//\'/\'\'} xl=${xl//\'/\'\'} yl=${yl//\'/\'\'}
     command -v gnuplot >/dev/null ||
         { echo "${0##*/}: no plot $png: gnuplot not installed (apt-get install gnuplot-nox)" >&2; return 1; }
     names=$(sed -n '1s/^# *//p' "$dat")
@@ -241,7 +243,7 @@ bench_plot() {
     fi
     local plots="" u w nm
     for ((i = 2; i <= n; i += 1 + 2 * err)); do
-        nm=$(echo "$names" | awk -v i="$i" '{ print $i }')
+        nm=$(echo "$names" | awk -v i="$i" '{ print $i }'); nm=${nm//\'/\'\'}
         u=$i w=linespoints
         [ $err = 0 ] || u="$i:$((i + 1)):$((i + 2))" w=yerrorlines
         if [ $bars = 1 ]; then
