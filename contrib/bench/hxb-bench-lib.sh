@@ -201,15 +201,21 @@ bench_plot_table() {
                   print "" } }' "$1" > "$2"
 }
 
-# bench_plot DAT PNG TITLE XLABEL YLABEL [logx] [logy] [y0]: a PNG of table DAT
-# (a "# X NAME..." header, then rows "x y...", "-" for a missing value;
-# bench_plot_table writes such tables): one line per column after the
-# first, named by the header; logx, logy: logarithmic axes, y0: the y axis
-# from 0. Returns 1, with a message, if gnuplot is
+# bench_plot DAT PNG TITLE XLABEL YLABEL [logx] [logy] [y0] [bars] [errbars]:
+# a PNG of table DAT (a "# X NAME..." header, then rows "x y...", "-" for a
+# missing value; bench_plot_table writes such tables): one line per column
+# after the first, named by the header; logx, logy: logarithmic axes, y0:
+# the y axis from 0; bars: the first column is a category (a word, e.g. a
+# transport), drawn as clustered bars, one per series; errbars: the columns
+# after the first come in threes, value, low and high (plot_add them as
+# SERIES, SERIES_lo, SERIES_hi, in that order), drawn with error bars from
+# low to high and named by the first. Returns 1, with a message, if gnuplot is
 # missing or fails or the PNG comes out empty.
 bench_plot() {
-    local dat=$1 png=$2 title=$3 xl=$4 yl=$5 opt cmd="" i n names
+    local dat=$1 png=$2 title=$3 xl=$4 yl=$5 opt cmd="" i n names bars=0 err=0
     shift 5
+    # in gnuplot's single-quoted strings a quote is doubled
+    title=${title//\'/\'\'} xl=${xl//\'/\'\'} yl=${yl//\'/\'\'}
     command -v gnuplot >/dev/null ||
         { echo "${0##*/}: no plot $png: gnuplot not installed (apt-get install gnuplot-nox)" >&2; return 1; }
     names=$(sed -n '1s/^# *//p' "$dat")
@@ -220,12 +226,32 @@ bench_plot() {
             logx) cmd+="set logscale x 2; set format x \"%.0f\"; " ;;
             logy) cmd+="set logscale y; " ;;
             y0) cmd+="set yrange [0:*]; " ;;
-            *) echo "${0##*/}: bench_plot: unknown option '$opt' (logx, logy, y0)" >&2; return 1 ;;
+            bars) bars=1 ;;
+            errbars) err=1 ;;
+            *) echo "${0##*/}: bench_plot: unknown option '$opt' (logx, logy, y0, bars, errbars)" >&2; return 1 ;;
         esac
     done
-    local plots=""
-    for ((i = 2; i <= n; i++)); do
-        plots+="${plots:+, }'$dat' using 1:$i with linespoints title '$(echo "$names" | awk -v i="$i" '{ print $i }')'"
+    [ $err = 0 ] || [ $(((n - 1) % 3)) = 0 ] ||
+        { echo "${0##*/}: no plot $png: errbars wants columns in threes (value, low, high) after the first" >&2; return 1; }
+    if [ $bars = 1 ]; then
+        cmd+="set style data histograms; set style fill solid 0.7 border -1; set boxwidth 0.9; "
+        cmd+="set xtics nomirror; set grid noxtics; set yrange [0:*]; set offsets 0, 0, graph 0.05, 0; "
+        if [ $err = 1 ]; then cmd+="set style histogram errorbars gap 1 lw 1; "
+        else cmd+="set style histogram clustered gap 1; "; fi
+    elif [ $err = 1 ]; then
+        cmd+="set offsets graph 0.03, graph 0.03, 0, 0; "   # the first and last bars in sight
+    fi
+    local plots="" u w nm
+    for ((i = 2; i <= n; i += 1 + 2 * err)); do
+        nm=$(echo "$names" | awk -v i="$i" '{ print $i }'); nm=${nm//\'/\'\'}
+        u=$i w=linespoints
+        [ $err = 0 ] || u="$i:$((i + 1)):$((i + 2))" w=yerrorlines
+        if [ $bars = 1 ]; then
+            u+=":xtic(1)" w=""
+        else
+            u="1:$u"; w="with $w"
+        fi
+        plots+="${plots:+, }'$dat' using $u $w title '$nm'"
     done
     # shellcheck disable=SC2016
     gnuplot -e "set terminal png size 900,560 noenhanced; set output '$png';
