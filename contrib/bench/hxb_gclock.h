@@ -59,7 +59,9 @@ double hxb_gclock_local(void);
 /* Collective over comm (rank 0 = reference): learn the model (two rounds
  * span seconds apart; span 0: one round, no drift). 0 or an MPI error code;
  * *g is NULL on failure. Settings: HXB_GCLOCK_PINGPONGS (M, default 50),
- * HXB_GCLOCK_POINTS (F, default 8), HXB_GCLOCK_SPIN_US (how long
+ * HXB_GCLOCK_POINTS (F, default 8), HXB_GCLOCK_BOTHWAYS (1, the default:
+ * each point from ping-pongs both ways; 0: the reference pings only),
+ * HXB_GCLOCK_SPIN_US (how long
  * hxb_gclock_wait_until spins after its naps, default 50). Sets the
  * process's timer slack to 1 us (prctl), so that naps end when asked. */
 int hxb_gclock_init(hxb_gclock_t **g, MPI_Comm comm, double span);
