@@ -449,8 +449,12 @@ unsigned hxb_engine_progress(hxb_engine_t *e)
     int was_asleep = e->asleep;
 
     e->now = e->last_pass = hxb_now();
-    if (!was_asleep && prev > 0 && e->now - prev > e->cfg.peer_timeout / 8) {
-        e->back_at = e->now;    /* away, not asleep on the event fd */
+    if (!was_asleep && prev > 0 && e->now - prev > e->cfg.peer_timeout / 8 &&
+        e->now - e->back_at > e->cfg.peer_timeout) {
+        /* away, not asleep on the event fd; a grace at most once per peer
+         * timeout, or a caller back every few seconds never fails a dead
+         * peer */
+        e->back_at = e->now;
     }
     e->asleep = 0;
     e->asleep_ready = 0;
@@ -479,6 +483,9 @@ unsigned hxb_engine_progress(hxb_engine_t *e)
         drained &= got < 64;
     }
     e->pass_drained = drained;
+    if (drained) {
+        e->drained_at = e->now;
+    }
     if (n) {
         e->now = hxb_now();
     }

@@ -305,7 +305,6 @@ struct hxb_peer {
     int            failed;
     double         busy_at;        /* its last frame saying it is busy      */
     int            busy;           /* ... and no frame since said otherwise */
-    double         busy_since;     /* the first frame of this busy spell     */
     double         busy_probe_at;  /* our last resend to it while busy       */
     double         alive_sent;     /* our last idle tick's ACK to it        */
     double         last_ack_progress; /* its last sign of progress: acks of
@@ -378,6 +377,7 @@ struct hxb_engine {
     double             back_at;        /* a pass after a long time away began:
                                         * peers' acks may still wait unread  */
     int                pass_drained;   /* this pass emptied every rail       */
+    double             drained_at;     /* ... the last pass that did         */
     double             peek_at;        /* the idle tick's last look at rails  */
     int                asleep;         /* the caller may sleep on the event fd
                                         * (hxb_engine_may_sleep said so; until
@@ -411,17 +411,19 @@ static inline int hxb_owner_mine(const void *whose, const void *owner)
     return !owner || whose == owner;
 }
 
-/* the peer's last sign of life that counts against the peer timeout:
- * progress of its acks, or a frame saying it is alive but busy (8.7) */
-/* We listened long enough to blame a peer's silence on it: the pass read
- * every rail empty, and we have been back for half a peer timeout since a
- * long time away (computing, or off the CPU on a busy node), when its acks
- * waited in our sockets unread. */
+/* We listened long enough to blame a peer's silence on it: a pass read
+ * every rail empty (this one, or none did for half a peer timeout: rails
+ * that never drain must not keep a dead peer), and we have been back for
+ * half a peer timeout since a long time away (computing, or off the CPU on
+ * a busy node), when its acks waited in our sockets unread. */
 static inline int hxb_engine_listened(const hxb_engine_t *e)
 {
-    return e->pass_drained && e->now - e->back_at >= e->cfg.peer_timeout / 2;
+    return (e->pass_drained || e->now - e->drained_at >= e->cfg.peer_timeout / 2) &&
+           e->now - e->back_at >= e->cfg.peer_timeout / 2;
 }
 
+/* the peer's last sign of life that counts against the peer timeout:
+ * progress of its acks, or a frame saying it is alive but busy (8.7) */
 static inline double hxb_peer_alive_at(const hxb_peer_t *p)
 {
     return p->last_ack_progress > p->busy_at ? p->last_ack_progress : p->busy_at;

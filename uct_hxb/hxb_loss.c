@@ -288,7 +288,9 @@ static int loss_rail_silent_alone(const hxb_peer_t *p, int r, double since)
 }
 
 /* A busy peer is not resent to, but for one frame (the oldest due) once
- * per half a peer timeout of its busy spell: "busy" says it has not read
+ * per half a peer timeout without ack progress (the ack clock, not the
+ * busy spell: a peer whose spells keep restarting would put it off for
+ * ever): "busy" says it has not read
  * what waits in its host, not that what we sent got there. A peer off the
  * CPU between its passes (16 polling ranks on 2 cores) says it is busy at
  * every period while it polls, and a frame lost on the way to it was then
@@ -296,7 +298,8 @@ static int loss_rail_silent_alone(const hxb_peer_t *p, int r, double since)
  * 28). A frame merely unread comes back as one duplicate. */
 static double loss_busy_probe_at(const hxb_peer_t *p)
 {
-    double from = p->busy_probe_at > p->busy_since ? p->busy_probe_at : p->busy_since;
+    double from = p->busy_probe_at > p->last_ack_progress ? p->busy_probe_at
+                                                          : p->last_ack_progress;
 
     return from + p->e->cfg.peer_timeout / 2;
 }
@@ -372,7 +375,7 @@ void hxb_loss_timers(hxb_peer_t *p)
         if (old) {
             r = old->rail;
             e->stats.rto_fired++;
-            if (loss_rail_silent_alone(p, r, old->sent_at) &&
+            if (loss_rail_silent_alone(p, r, old->sent_at) && !hxb_peer_busy(p, now) &&
                 !(p->loss.suspect & (1u << r))) {
                 loss_suspect_rail(p, r);
             }

@@ -58,9 +58,6 @@ void hxb_peer_busy_rcvd(hxb_peer_t *p, int busy, uint32_t ack)
     if (busy) {
         e->stats.busy_rcvd++;
         if (ack == p->tx.una) {
-            if (!p->busy) {
-                p->busy_since = e->now;
-            }
             p->busy_at = e->now;
             p->busy = 1;
         }
@@ -106,6 +103,8 @@ void hxb_peer_restart(hxb_peer_t *p, uint32_t epoch)
     hxb_loss_reset(p);
     p->epoch = epoch;
     p->failed = 0;
+    p->busy = 0;                 /* the old run's word */
+    p->busy_at = p->busy_probe_at = 0;
     p->last_ack_progress = e->now;
 }
 
