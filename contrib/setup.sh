@@ -22,7 +22,8 @@ PKGS=(build-essential autoconf automake libtool pkg-config dpkg-dev
       libucx-dev ucx-utils libopenmpi-dev openmpi-bin
       check libpcap-dev libhwloc-dev
       iproute2 nftables ethtool procps iputils-ping python3
-      clang libbpf-dev hpcc sudo liburing-dev gnuplot-nox tshark)
+      clang libbpf-dev hpcc sudo liburing-dev gnuplot-nox tshark
+      gfortran)
 # Debian 13 (Open MPI 5): the BTL and coll components include PMIx's headers
 . /etc/os-release
 [ "${VERSION_ID%%.*}" -ge 13 ] 2>/dev/null && PKGS+=(libpmix-dev)
