@@ -33,6 +33,16 @@ done
 [ -n "$victim" ] || fail "rank 1 not found on n1"
 kill -STOP "$victim"
 
+# the failure is due 2 s after the freeze; if the job still runs after 30 s,
+# keep rank 0's hxb state (hxb-stat --dump) for whoever reads the failure
+for _ in $(seq 300); do kill -0 $job 2>/dev/null || break; sleep 0.1; done
+if kill -0 $job 2>/dev/null; then
+    for p in $(ip netns pids "$TNAME-n0"); do
+        [ "$(cat "/proc/$p/comm" 2>/dev/null)" = hxb-mpi-p2p ] || continue
+        { "$HXB_BIN/hxb-stat" --dir "/proc/$p/root/dev/shm" "$p"
+          "$HXB_BIN/hxb-stat" --dump --dir "/proc/$p/root/dev/shm" "$p"; } > "$LOG/rank0-state" 2>&1 || true
+    done
+fi
 set +e
 wait $job
 rc=$?
