@@ -64,11 +64,15 @@ ob1() {
         --mca btl_hxb_uct_module "$HXB_LIB" --mca btl_hxb_topo "$TOPO" \
         --mca btl_hxb_job_key $KEY "$@"
 }
+# UCX_HXB_PEER_TIMEOUT 30 s: 16 ranks of 3-4 threads each on CI's 2 cores;
+# one Open MPI 5 run (stop 35) had a live rank go 10 s without a word (no
+# ack, no busy ACK) and failed by its peer. Failure detection is t50's and
+# t61's; here the collectives are under test.
 ucx() {
     local name=$1 np=$2; shift 2
     mpi "$name" -np "$np" --mca pml ucx --mca pml_ucx_tls any --mca pml_ucx_devices any \
         -x LD_PRELOAD="$HXB_LIB" -x UCX_TLS=hxb,self,sm -x UCX_HXB_TOPO="$TOPO" \
-        -x UCX_HXB_JOB_KEY=$KEY "$@"
+        -x UCX_HXB_JOB_KEY=$KEY -x UCX_HXB_PEER_TIMEOUT=30s "$@"
 }
 # stats NAME: every process printed its counters; each named collective ran
 # on hxb schedules in every process (on = 1) or in none (on = 0)
