@@ -221,6 +221,22 @@ START_TEST(test_busy_peer_waited_for)
 }
 END_TEST
 
+/* A's first n planned messages, delivered and acked: round trips known */
+static void warm_up(unsigned long n)
+{
+    W.a.plan_n = n;
+    send_all();
+    PUMP_UNTIL(W.b.am_rcvd == n && hxb_peer_tx_idle(W.a.peer));
+}
+
+/* every rail from A to B gets these faults */
+static void a_rails_set_faults(const hxb_mem_faults_t *f)
+{
+    for (int r = 0; r < W.nrails; r++) {
+        hxb_rail_mem_set_faults(W.ra[r], f);
+    }
+}
+
 /* B polls with gaps, for secs or until it has all A's planned messages */
 static double busy_polling_b(double secs, int until_rcvd)
 {
@@ -258,24 +274,17 @@ START_TEST(test_busy_polling_peer_lost_frame_resent)
     hxb_mem_faults_t lose = {.drop_ppm = 1000000}, none = {0};
     const hxb_engine_stats_t *sb = NULL;
     double t;
-    int r;
 
     world_init(&o);
     plan_am(&W.a, 21, 0);
-    W.a.plan_n = 20;
-    send_all();
-    PUMP_UNTIL(W.b.am_rcvd == 20 && hxb_peer_tx_idle(W.a.peer));
+    warm_up(20);
     busy_polling_b(0.05, 0);               /* A hears B is busy */
     ck_assert_uint_gt(hxb_engine_stats(W.b.e)->busy_sent, 0);
-    for (r = 0; r < 2; r++) {
-        hxb_rail_mem_set_faults(W.ra[r], &lose);
-    }
+    a_rails_set_faults(&lose);
     W.a.plan_n = 21;
     ck_assert_int_eq(send_next(&W.a), 1);
     hxb_engine_progress(W.a.e);         /* it leaves, and is lost */
-    for (r = 0; r < 2; r++) {
-        hxb_rail_mem_set_faults(W.ra[r], &none);
-    }
+    a_rails_set_faults(&none);
     t = busy_polling_b(2.0, 1);            /* ten peer timeouts */
     sb = hxb_engine_stats(W.b.e);
     ck_assert_msg(W.b.am_rcvd == 21, "the lost frame was not resent in %g s (B said busy "
@@ -295,16 +304,11 @@ START_TEST(test_busy_peer_dies_failed)
     opts_t o = {.nrails = 2, .csum = 1, .peer_timeout = 0.2};
     hxb_mem_faults_t lose = {.drop_ppm = 1000000};
     double t;
-    int r;
 
     world_init(&o);
     plan_am(&W.a, 21, 0);
-    W.a.plan_n = 20;
-    send_all();
-    PUMP_UNTIL(W.b.am_rcvd == 20 && hxb_peer_tx_idle(W.a.peer));
-    for (r = 0; r < 2; r++) {
-        hxb_rail_mem_set_faults(W.ra[r], &lose);
-    }
+    warm_up(20);
+    a_rails_set_faults(&lose);
     W.a.plan_n = 21;
     ck_assert_int_eq(send_next(&W.a), 1);
     busy_polling_b(0.1, 0);             /* B says it is busy, then dies */
