@@ -17,13 +17,15 @@ cleanup() {
     if [ $rc -ne 0 ]; then
         echo "--- logs of the failed test ($LOG):"
         for f in "$LOG"/*; do [ -f "$f" ] && { echo "--- $f"; tail -20 "$f"; }; done
+        # again after the logs: a CI summary keeps only the tail
+        [ -z "${HXB_FAILED:-}" ] || echo "FAIL ($TNAME, again): $HXB_FAILED"
     fi
     if [ -n "${HXB_KEEP_LOGS:-}" ]; then echo "logs kept in $LOG"; else rm -rf "$LOG"; fi
     exit $rc
 }
 trap cleanup EXIT
 
-fail() { echo "FAIL: $*" >&2; exit 1; }
+fail() { HXB_FAILED="$*"; echo "FAIL: $*" >&2; exit 1; }
 note() { echo "  $*"; }
 
 # ucx_perftest as the tests run it. Built with MPI (Debian 13's UCX 1.18),

@@ -50,8 +50,14 @@ on_user n0 env $(ompi_root_env) \
     --mca btl_hxb_uct_module "$HXB_LIB" --mca btl_hxb_topo "$TOPO" \
     --mca btl_hxb_job_key $KEY --mca btl_hxb_print_stats y \
     --mca coll_hxb_print_stats 1 \
-    -x UCX_WARN_UNUSED_ENV_VARS=n hpcc > "$LOG/mpirun" 2>&1 ||
-    fail "hpcc: mpirun failed (rc $?): $(grep -h -m2 -E 'FAIL|rror' "$LOG/mpirun" "$OUT" 2>/dev/null)"
+    -x UCX_WARN_UNUSED_ENV_VARS=n hpcc > "$LOG/mpirun" 2>&1 || {
+    rc=$?
+    # where it was: the section hpcc had begun last, and how long it ran
+    fail "hpcc: mpirun failed (rc $rc$([ $rc = 124 ] && echo ": timeout")) after $(($(date +%s) - start)) s, in $(
+        grep -a '^Begin of .* section' "$OUT" 2>/dev/null | tail -1 | sed 's/^Begin of //') (hpcc's last time stamp: $(
+        grep -a -o '^Current time .* is .*' "$OUT" 2>/dev/null | tail -1 | sed 's/.* is //')): $(
+        grep -h -m2 -E 'FAIL|rror' "$LOG/mpirun" "$OUT" 2>/dev/null)"
+}
 elapsed=$(($(date +%s) - start))
 [ -f "$OUT" ] || fail "hpcc wrote no hpccoutf.txt"
 cp "$OUT" "$LOG/hpccoutf.txt"   # shown with the logs if a check below fails
