@@ -20,6 +20,7 @@ void hxb_engine_cfg_default(hxb_engine_cfg_t *c)
     c->rto_init = 20e-3;
     c->yield_idle = 0;
     c->rack = 1;
+    c->send_at_once = 1;
     c->rto_max = 200e-3;
     c->ack_delay = 1e-3;
     c->ack_every = 16;
@@ -59,6 +60,7 @@ int hxb_engine_create(const hxb_engine_cfg_t *cfg, const hxb_callbacks_t *cb,
     e->bpool.max = 2 * cfg->window;
     e->now = hxb_now();
     e->pollfd = -1;
+    e->poll_first = -1;
     *e_p = e;
     return 0;
 }
@@ -111,6 +113,26 @@ void hxb_engine_destroy(hxb_engine_t *e)
     free(e);
 }
 
+/* the rail joins the epoll set the pass asks first (engine_rails_ready) */
+static void engine_poll_add(hxb_engine_t *e, hxb_rail_t *rail)
+{
+    struct epoll_event ev = {.events = EPOLLIN, .data.u32 = (uint32_t)rail->index};
+
+    if (e->npoll < 0) {
+        return;
+    }
+    if (e->pollfd < 0) {
+        e->pollfd = epoll_create1(EPOLL_CLOEXEC);
+    }
+    if (e->pollfd < 0 || epoll_ctl(e->pollfd, EPOLL_CTL_ADD, rail->sysfd, &ev) < 0) {
+        e->npoll = -1;          /* poll every rail every pass instead */
+        e->poll_mask = 0;
+    } else {
+        e->npoll++;
+        e->poll_mask |= 1u << rail->index;
+    }
+}
+
 int hxb_engine_add_rail(hxb_engine_t *e, hxb_rail_t *rail)
 {
     size_t frag;
@@ -123,21 +145,22 @@ int hxb_engine_add_rail(hxb_engine_t *e, hxb_rail_t *rail)
     }
     rail->index = e->nrails;
     rail->sys_ready = 1;
-    if (rail->sysfd >= 0 && e->npoll >= 0) {
-        struct epoll_event ev = {.events = EPOLLIN, .data.u32 = (uint32_t)rail->index};
-
-        if (e->pollfd < 0) {
-            e->pollfd = epoll_create1(EPOLL_CLOEXEC);
-        }
-        if (e->pollfd < 0 || epoll_ctl(e->pollfd, EPOLL_CTL_ADD, rail->sysfd, &ev) < 0) {
-            e->npoll = -1;          /* poll every rail every pass instead */
-        } else {
-            e->npoll++;
-            e->poll_mask |= 1u << rail->index;
-        }
-    }
     e->rail_cap[e->nrails] = e->cfg.rail_inflight;
     e->rails[e->nrails++] = rail;
+    if (rail->sysfd >= 0 && e->npoll >= 0) {
+        /* one rail is read every pass anyway: no epoll set until a second
+         * (each set a socket is in costs the sender's softirq a wake-up
+         * call per datagram, on the latency path) */
+        if (e->poll_first < 0 && e->npoll == 0) {
+            e->poll_first = rail->index;
+        } else {
+            if (e->poll_first >= 0) {
+                engine_poll_add(e, e->rails[e->poll_first]);
+                e->poll_first = -1;
+            }
+            engine_poll_add(e, rail);
+        }
+    }
     /* every frame must fit every rail: a retransmission may change rail */
     frag = rail->mtu - sizeof(hxb_hdr_t) - sizeof(hxb_put_ext_t);
     frag &= ~(size_t)63;
@@ -460,14 +483,7 @@ unsigned hxb_engine_progress(hxb_engine_t *e)
     e->asleep_ready = 0;
     e->pass++;
     e->in_pass = 1;
-    if (e->held_since) {
-        if (e->now - e->held_since > HXB_HELD_GAP) {
-            for (p = e->active; p; p = p->anext) {
-                hxb_tx_restamp(p, e->held_since);
-            }
-        }
-        e->held_since = 0;
-    }
+    hxb_tx_held_restamp(e);
     if (e->defer_head) {
         hxb_core_run_deferred(e);
     }

@@ -342,6 +342,7 @@ struct hxb_engine {
     int                pollfd;      /* epoll set of the rails' sysfds      */
     int                npoll;       /* ... how many, -1: epoll failed      */
     uint32_t           poll_mask;   /* ... which                            */
+    int                poll_first;  /* the one rail not in it yet, or -1   */
     unsigned           rail_inflight[HXB_MAX_RAILS];
     /* Per-rail window (frames in flight), below cfg.rail_inflight: halved
      * when the rail's own queue refuses a frame (hxb_core.c, core_rail_backoff),
@@ -497,6 +498,8 @@ void hxb_tx_send_ctl(hxb_peer_t *p, int r, unsigned kind, const void *ext,
 void hxb_tx_send_ctl_to(hxb_peer_t *p, int r, uint32_t dst_epoch, unsigned kind,
                         const void *ext, size_t ext_len);
 void hxb_tx_restamp(hxb_peer_t *p, double since);
+void hxb_tx_held_restamp(hxb_engine_t *e);
+void hxb_tx_send_held(hxb_engine_t *e);
 void hxb_tx_sacked(hxb_peer_t *p, hxb_txslot_t *s);
 void hxb_tx_fail(hxb_peer_t *p, int status);
 void hxb_tx_reset(hxb_peer_t *p);

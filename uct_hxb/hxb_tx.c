@@ -451,6 +451,30 @@ void hxb_tx_restamp(hxb_peer_t *p, double since)
     }
 }
 
+/* Frames posted since the last pass leave now (at the end of the pass
+ * that calls this, or in hxb_tx_send_held): those held back for longer
+ * than a moment are timed from now. */
+void hxb_tx_held_restamp(hxb_engine_t *e)
+{
+    hxb_peer_t *p;
+
+    if (e->held_since) {
+        if (e->now - e->held_since > HXB_HELD_GAP) {
+            for (p = e->active; p; p = p->anext) {
+                hxb_tx_restamp(p, e->held_since);
+            }
+        }
+        e->held_since = 0;
+    }
+}
+
+/* outside a pass: whatever waits in the rails' batches leaves now */
+void hxb_tx_send_held(hxb_engine_t *e)
+{
+    hxb_tx_held_restamp(e);
+    hxb_core_flush_rails(e);
+}
+
 /* A numbered frame of a cancelled operation keeps its sequence number but
  * not its data (user memory the caller may free now): whenever it is sent
  * again it goes out as a NOP. A NOP in sequence ends the receiver's AM

@@ -336,12 +336,18 @@ static ucs_status_t uct_hxb_iface_flush(uct_iface_h tl_iface, unsigned flags,
     return status;
 }
 
+static ucs_status_t uct_hxb_iface_events_rails(uct_hxb_iface_t *iface);
+
 static ucs_status_t uct_hxb_iface_event_fd_get(uct_iface_h tl_iface, int *fd_p)
 {
     uct_hxb_iface_t *iface = ucs_derived_of(tl_iface, uct_hxb_iface_t);
+    ucs_status_t status;
 
+    uct_hxb_enter(iface);
+    status = uct_hxb_iface_events_rails(iface);
+    uct_hxb_leave(iface);
     *fd_p = iface->epfd;
-    return UCS_OK;
+    return status;
 }
 
 /* Anything ready on the event fd now (which also takes off its ready list
@@ -381,6 +387,10 @@ static ucs_status_t uct_hxb_iface_event_arm(uct_iface_h tl_iface, unsigned event
         return UCS_ERR_BUSY;
     }
     uct_hxb_enter(iface);
+    if (uct_hxb_iface_events_rails(iface) != UCS_OK) {
+        uct_hxb_leave(iface);
+        return UCS_ERR_BUSY;     /* cannot sleep safely: keep polling */
+    }
     sleep = hxb_engine_may_sleep(iface->engine, &at);
     uct_hxb_leave(iface);
     if (!sleep) {
@@ -777,27 +787,46 @@ static ucs_status_t uct_hxb_iface_check_window(const hxb_engine_cfg_t *ecfg,
     return UCS_OK;
 }
 
-/* the event fd: epoll over the rails' fds and the timer fd */
+/* the event fd: epoll over the timer fd, and the rails' fds from the
+ * first time someone asks for it (uct_hxb_iface_events_rails) */
 static ucs_status_t uct_hxb_iface_events_init(uct_hxb_iface_t *self)
 {
     struct epoll_event ev = {.events = EPOLLIN};
-    int i, fd, fds[HXB_MAX_RAILS + 1], nfds;
 
     self->epfd = epoll_create1(EPOLL_CLOEXEC);
     if (self->epfd < 0) {
         return UCS_ERR_IO_ERROR;
     }
     self->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-    nfds = hxb_engine_fds(self->engine, fds, HXB_MAX_RAILS);
-    fds[nfds++] = self->timer_fd;
+    ev.data.fd     = self->timer_fd;
+    if (self->timer_fd < 0 || epoll_ctl(self->epfd, EPOLL_CTL_ADD, self->timer_fd, &ev) < 0) {
+        ucs_error("hxb: event fd: %s: %m", self->timer_fd < 0 ? "timerfd_create" : "epoll_ctl");
+        return UCS_ERR_IO_ERROR;
+    }
+    return UCS_OK;
+}
+
+/* The rails' fds join the event fd when a caller first wants it (UCP's
+ * wakeup feature, an MPI that sleeps), not before: every epoll set a
+ * socket is in costs the sender's softirq a wake-up call per datagram,
+ * on the latency path of every caller that only polls. */
+static ucs_status_t uct_hxb_iface_events_rails(uct_hxb_iface_t *iface)
+{
+    struct epoll_event ev = {.events = EPOLLIN};
+    int i, fds[HXB_MAX_RAILS], nfds;
+
+    if (iface->ev_rails) {
+        return UCS_OK;
+    }
+    nfds = hxb_engine_fds(iface->engine, fds, HXB_MAX_RAILS);
     for (i = 0; i < nfds; i++) {
-        fd          = fds[i];
-        ev.data.fd  = fd;
-        if (fd < 0 || epoll_ctl(self->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
-            ucs_error("hxb: event fd: %s: %m", fd < 0 ? "timerfd_create" : "epoll_ctl");
+        ev.data.fd = fds[i];
+        if (epoll_ctl(iface->epfd, EPOLL_CTL_ADD, fds[i], &ev) < 0) {
+            ucs_error("hxb: event fd: epoll_ctl: %m");
             return UCS_ERR_IO_ERROR;
         }
     }
+    iface->ev_rails = 1;
     return UCS_OK;
 }
 

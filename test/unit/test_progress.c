@@ -110,12 +110,14 @@ END_TEST
 
 /* Raw and UDP rails batch frames until a flush. An AM posted between
  * progress passes waits in the batch for the next pass (MPI_Isend, then
- * computation), which used to run its timers on the post's time stamp:
- * the frame looked a gap old, was resent at once, and the peer was failed
- * after a gap longer than the peer timeout, all before the frame left. */
+ * computation) when frames to that peer are in flight, or always with
+ * UCX_HXB_SEND_AT_ONCE=n, as here: its timers used to run on the post's
+ * time stamp: the frame looked a gap old, was resent at once, and the peer
+ * was failed after a gap longer than the peer timeout, all before the
+ * frame left. */
 START_TEST(test_post_gap_not_resent)
 {
-    opts_t o = {.nrails = 2, .csum = 1, .peer_timeout = 10.0};
+    opts_t o = {.nrails = 2, .csum = 1, .peer_timeout = 10.0, .held = 1};
     unsigned long rto0;
     int i;
 
@@ -140,6 +142,53 @@ START_TEST(test_post_gap_not_resent)
     hxb_engine_progress(W.a.e);         /* MPI_Wait */
     finish_am();
     ck_assert_uint_eq(hxb_engine_stats(W.a.e)->rto_fired, rto0);
+}
+END_TEST
+
+static void warm_up(unsigned long n);
+
+/* frames A's rails have handed to the wire (flushed batches) */
+static unsigned long a_rails_sent(void)
+{
+    unsigned long n = 0;
+
+    for (int r = 0; r < W.nrails; r++) {
+        n += W.ra[r]->stats.tx_frames;
+    }
+    return n;
+}
+
+/* A post to a peer with nothing in flight leaves when posted, not at the
+ * next pass (whose receive call would come first: a ping-pong's latency);
+ * a post behind frames in flight waits for the pass and leaves with what
+ * it adds. With UCX_HXB_SEND_AT_ONCE=n every post waits. */
+START_TEST(test_post_to_idle_peer_leaves_at_once)
+{
+    opts_t o = {.nrails = 1, .csum = 1};
+    unsigned long n0;
+    int held;
+
+    for (held = 0; held <= 1; held++) {
+        o.held = held;
+        o.faults.batch = 1;
+        world_init(&o);
+        plan_am(&W.a, 22, 0);
+        W.a.plan_len[20] = W.a.plan_len[21] = 64;
+        warm_up(20);
+        pump_n(100);                    /* A's last frames acked: idle */
+        ck_assert(hxb_peer_tx_idle(W.a.peer));
+        W.a.plan_n = 22;
+        n0 = a_rails_sent();
+        ck_assert_int_eq(send_next(&W.a), 1);
+        ck_assert_uint_eq(a_rails_sent(), n0 + !held);
+        ck_assert_int_eq(send_next(&W.a), 1);
+        ck_assert_uint_eq(a_rails_sent(), n0 + !held);  /* behind one in flight */
+        hxb_engine_progress(W.a.e);
+        ck_assert_uint_gt(a_rails_sent(), n0 + !held);   /* the pass sends it */
+        finish_am();
+        ck_assert_uint_eq(W.b.am_rcvd, 22);
+        teardown();
+    }
 }
 END_TEST
 
@@ -431,6 +480,7 @@ int main(void)
 
     tc = world_tcase(s, "progress");
     tcase_add_test(tc, test_post_gap_not_resent);
+    tcase_add_test(tc, test_post_to_idle_peer_leaves_at_once);
     tcase_add_test(tc, test_back_from_away_not_failed);
     tcase_add_test(tc, test_busy_peer_waited_for);
     tcase_add_test(tc, test_busy_polling_peer_lost_frame_resent);

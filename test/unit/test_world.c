@@ -252,6 +252,7 @@ void world_init(const opts_t *o)
     if (o->cc_target) {
         ca.cc_target = o->cc_target < 0 ? 0 : o->cc_target;
     }
+    ca.send_at_once = !o->held;
     cb = ca;
     ca.node_id = NODE_A;
     ca.proc_id = PROC_A;

@@ -120,6 +120,8 @@ typedef struct opts {
     int              b_unknown;   /* B makes no peer for A: learns it */
     uint32_t         b_epoch;     /* 0: EPOCH_B; else B runs this epoch,
                                    * A still knows it as EPOCH_B (restarted) */
+    int              held;        /* posts to an idle peer wait for the next
+                                   * pass too (UCX_HXB_SEND_AT_ONCE=n) */
 } opts_t;
 
 /* A and B, with o->nrails rail pairs, each knowing the other (unless
