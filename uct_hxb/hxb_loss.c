@@ -55,13 +55,13 @@ static double loss_rto_cap(const hxb_peer_t *p)
     double cap = loss_rtt_bound(p->loss.srtt, p->loss.rttvar);
 
     cap = cap > p->loss.rto_ext ? cap : p->loss.rto_ext;
+    cap = cap > p->e->cfg.rto_max ? cap : p->e->cfg.rto_max;
     /* a lost frame is resent a few times before the peer timeout fails
      * the peer: RTOs beyond a quarter of it would fail peers on two
-     * losses in a row */
+     * losses in a row (also below UCX_HXB_RTO_MAX: a timeout under 0.8 s) */
     if (cap > p->e->cfg.peer_timeout / 4) {
         cap = p->e->cfg.peer_timeout / 4;
     }
-    cap = cap > p->e->cfg.rto_max ? cap : p->e->cfg.rto_max;
     return cap > HXB_RTO_CEIL ? HXB_RTO_CEIL : cap;
 }
 

@@ -286,6 +286,35 @@ static void a_rails_set_faults(const hxb_mem_faults_t *f)
     }
 }
 
+/* A short peer timeout (0.4 s, under 4 x UCX_HXB_RTO_MAX): a frame lost
+ * for 0.3 s is resent within the timeout, since the RTO's backoff stops
+ * at a quarter of it (PROTOCOL.md 8.5). It stopped at UCX_HXB_RTO_MAX
+ * (0.2 s) before: resends at 0.13 and 0.33 s, then none until after the
+ * peer had been failed. Both run on the virtual clock only, where the
+ * schedule is exact. */
+#ifdef HXB_VIRTUAL_CLOCK
+START_TEST(test_short_timeout_rto_cap)
+{
+    opts_t o = {.nrails = 1, .csum = 1, .peer_timeout = 0.4};
+    hxb_mem_faults_t lose = {.drop_ppm = 1000000}, none = {0};
+
+    world_init(&o);
+    plan_am(&W.a, 21, 0);
+    warm_up(20);
+    pump_n(100);
+    a_rails_set_faults(&lose);
+    W.a.plan_n = 21;
+    ck_assert_int_eq(send_next(&W.a), 1);
+    pump_for(0.3);
+    a_rails_set_faults(&none);
+    pump_for(0.3);
+    ck_assert_msg(W.a.peer_failed_calls == 0, "B failed after a 0.3 s outage, timeout 0.4 s");
+    ck_assert_uint_eq(W.b.am_rcvd, 21);
+    finish_am();
+}
+END_TEST
+#endif
+
 /* B polls with gaps, for secs or until it has all A's planned messages */
 static double busy_polling_b(double secs, int until_rcvd)
 {
@@ -488,6 +517,9 @@ int main(void)
     tcase_add_test(tc, test_swinging_rtt_lost_frame_resent);
     tcase_add_test(tc, test_busy_unknown_sender);
     tcase_add_test(tc, test_busy_armed_not_asleep);
+#ifdef HXB_VIRTUAL_CLOCK
+    tcase_add_test(tc, test_short_timeout_rto_cap);
+#endif
     tcase_add_loop_test(tc, test_sleeping_caller, 0, 2);
     tcase_add_test(tc, test_sleeping_lost_frame);
     return world_run(s);
