@@ -218,6 +218,8 @@ typedef struct hxb_peer_tx {      /* hxb_tx.c: the send window */
     uint32_t      path_out[HXB_MAX_RAILS]; /* frames in flight on each path */
     unsigned      inflight;
     int           bursting;       /* a burst to it is under way             */
+    int           train_rail;     /* the rail of its last short burst sent
+                                   * whole on one rail (hxb_tx_push)        */
     double        rto_at;         /* the next RTO check (hxb_loss.c)        */
     int           open_last;      /* the newest frame, not yet pushed, takes
                                    * more short sends (bundles)             */

@@ -369,16 +369,70 @@ void hxb_tx_slot_release(hxb_peer_t *p, hxb_txslot_t *s, int status)
     }
 }
 
-/* send the numbered frames not sent yet, each on the rail hxb_tx_pick_rail
- * chooses, until they are all out or no rail has room */
+/* A short burst - a message of a few frames, such as an MPI eager message
+ * of 28 KB (4 frames at MTU 9000) - goes whole on one rail, the next such
+ * burst on the next rail. Striped frame by frame it took a send and a
+ * receive system call and a trip through each kernel per frame, instead
+ * of one UDP GSO train and one GRO receive, and arrived out of order: NAS
+ * CG's exchanges ran 1.5x btl tcp's time over 6 rails, level over 1 rail
+ * (doc/RESULTS.md). Longer bursts stripe frame by frame as before: their
+ * time on the wire is what striping shortens. */
+#define HXB_TRAIN_BYTES 32768
+
+/* The rail for the frames numbered and not pushed, or -1 (stripe them):
+ * the least loaded usable rail with room, ties taken in turn after the
+ * last short burst's rail. A rail with room for fewer than all of them
+ * (a path in slow start: 2 frames) takes what it can, the rest stripe;
+ * requiring room for all would leave a rail never used in slow start
+ * forever. */
+static int tx_train_rail(hxb_peer_t *p)
+{
+    hxb_engine_t *e = p->e;
+    unsigned n = p->tx.next - p->tx.push;
+    uint32_t mask = p->rail_mask & ~p->loss.suspect, seq;
+    size_t bytes = 0;
+    double best = 1e300, load;
+    int i, r, pick = -1;
+
+    if (n < 2 || e->nrails < 2 || (!p->tx.bursting && !tx_burst_room(p))) {
+        return -1;
+    }
+    for (seq = p->tx.push; seq != p->tx.next; seq++) {
+        const hxb_txslot_t *s = HXB_TX_SLOT(p, seq);
+        bytes += s->hb_len + s->inl_len + s->data_len;
+        if (bytes > HXB_TRAIN_BYTES) {
+            return -1;
+        }
+    }
+    for (i = 1; i <= e->nrails; i++) {
+        r = (p->tx.train_rail + i) % e->nrails;
+        if (!(mask & (1u << r)) || !e->rails[r]->up || tx_rail_room(p, r) <= 0) {
+            continue;
+        }
+        load = (e->rail_inflight[r] + n) / e->rails[r]->speed;
+        if (load < best) {
+            best = load;
+            pick = r;
+        }
+    }
+    if (pick >= 0) {
+        p->tx.train_rail = pick;
+    }
+    return pick;
+}
+
+/* send the numbered frames not sent yet: a short burst on one rail
+ * (tx_train_rail), others each on the rail hxb_tx_pick_rail chooses, until
+ * they are all out or no rail has room */
 void hxb_tx_push(hxb_peer_t *p)
 {
     hxb_txslot_t *s;
-    int r;
+    int r, train;
 
     p->tx.open_last = 0;          /* pushed frames are final */
+    train = tx_train_rail(p);
     while (p->tx.push != p->tx.next) {
-        r = hxb_tx_pick_rail(p, -1);
+        r = train >= 0 && tx_rail_room(p, train) > 0 ? train : hxb_tx_pick_rail(p, -1);
         if (r < 0) {
             return;     /* flow control: every rail is full or down */
         }

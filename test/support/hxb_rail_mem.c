@@ -42,8 +42,18 @@ typedef struct hxb_rail_mem {
     hxb_mem_faults_t     f;
     int                  down;
     double               stall_until;     /* deliver nothing before (s)  */
+    int                  host_stall;      /* host_stall_until holds it too */
     double               busy_until;      /* rate: the link is busy until   */
 } hxb_rail_mem_t;
+
+/* the stall of the one receiving host whose partners set f.stall_host */
+static double host_stall_until;
+
+/* the stall that holds this (receiving) rail: its own or its host's */
+static double *mem_stall(hxb_rail_mem_t *m)
+{
+    return m->host_stall ? &host_stall_until : &m->stall_until;
+}
 
 static uint64_t mem_rand(hxb_rail_mem_t *m)
 {
@@ -165,8 +175,11 @@ static int mem_xmit(hxb_rail_t *r, const hxb_raddr_t *dst,
             mem_enqueue(m->peer, d);
         }
     }
-    if (mem_chance(m, m->f.stall_ppm) && m->peer->stall_until == 0) {
-        m->peer->stall_until = hxb_now() + m->f.stall_us * 1e-6;
+    if (m->f.stall_host) {
+        m->peer->host_stall = 1;
+    }
+    if (mem_chance(m, m->f.stall_ppm) && *mem_stall(m->peer) == 0) {
+        *mem_stall(m->peer) = hxb_now() + m->f.stall_us * 1e-6;
     }
     if (!m->held && mem_chance(m, m->f.reorder_ppm)) {
         m->held = fr;           /* goes out after the next frame */
@@ -226,11 +239,11 @@ static int mem_recv(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
     mem_frame_t *fr;
     int n = 0, lane;
 
-    if (m->stall_until) {
-        if (hxb_now() < m->stall_until) {
+    if (*mem_stall(m)) {
+        if (hxb_now() < *mem_stall(m)) {
             return 0;
         }
-        m->stall_until = 0;
+        *mem_stall(m) = 0;
     }
     memset(&src, 0, sizeof(src));
     memcpy(src.mac, m->peer->super.mac, 6);
@@ -260,7 +273,7 @@ static int mem_peek(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
     unsigned i;
     int n = 0, lane;
 
-    if (m->down || (m->stall_until && hxb_now() < m->stall_until)) {
+    if (m->down || (*mem_stall(m) && hxb_now() < *mem_stall(m))) {
         return 0;
     }
     memset(&src, 0, sizeof(src));
@@ -328,6 +341,7 @@ int hxb_rail_mem_pair(size_t mtu, const hxb_mem_faults_t *faults,
         free(y);
         return -ENOMEM;
     }
+    host_stall_until = 0;       /* a new world: no host is off the CPU */
     x->peer = y;
     y->peer = x;
     for (i = 0; i < 2; i++) {
@@ -377,10 +391,10 @@ void hxb_rail_mem_set_down(hxb_rail_t *rail, int down)
 
 int hxb_rail_mem_pending(const hxb_rail_t *rail)
 {
-    const hxb_rail_mem_t *m = (const hxb_rail_mem_t *)rail;
+    hxb_rail_mem_t *m = (hxb_rail_mem_t *)rail;
     int lane;
 
-    if (m->stall_until && hxb_now() < m->stall_until) {
+    if (*mem_stall(m) && hxb_now() < *mem_stall(m)) {
         return 0;
     }
     for (lane = 0; lane < HXB_RAIL_LANES; lane++) {

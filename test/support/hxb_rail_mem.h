@@ -20,6 +20,9 @@ typedef struct hxb_mem_faults {
     unsigned stall_ppm, stall_us; /* by chance per frame sent, the partner
                         * delivers nothing for stall_us: late frames on one
                         * rail, as from a queue or a receiver off the CPU */
+    int      stall_host; /* the stall holds every rail whose faults set this
+                        * (one receiving host off the CPU: all its rails at
+                        * once), not only this one; one such host per process */
     size_t   lane_min; /* frames of this many bytes or more take a second
                         * lane (0: one lane), delivered after the first's
                         * frames and lane_us later than sent: a dual rail's

@@ -97,6 +97,50 @@ START_TEST(test_am_passes_put)
 }
 END_TEST
 
+/* A message of a few frames (MPI's 28 KB eager message: 4 frames at MTU
+ * 9000) leaves whole on one rail, as one train, and the next one on
+ * another rail, until every rail has taken its turn; a longer message
+ * (64 KiB) still stripes over several rails. Sent one at a time, each
+ * acked before the next; the first `warm` messages are not checked: a new
+ * path's window (slow start) takes 2 frames, the rest of a message then
+ * stripes. */
+START_TEST(test_am_short_burst_one_rail)
+{
+    opts_t o = {.nrails = 6, .mtu = 9000, .csum = 0, .rto_min = 10.0};
+    uint64_t before[HXB_MAX_RAILS];
+    unsigned long k, warm = 12, n = 25;
+    uint32_t used = 0;
+    int r, rails;
+
+    world_init(&o);
+    plan_am(&W.a, n, 0);
+    for (k = 0; k < n; k++) {
+        W.a.plan_len[k] = k + 1 < n ? 28000 : hxb_engine_cfg(W.a.e)->max_msg;
+    }
+    for (k = 0; k < n; k++) {
+        for (r = 0; r < o.nrails; r++) before[r] = W.ra[r]->stats.tx_frames;
+        ck_assert_int_eq(send_next(&W.a), 1);
+        PUMP_UNTIL(W.b.am_rcvd == k + 1 && hxb_peer_tx_idle(W.a.peer));
+        if (k < warm) {
+            continue;
+        }
+        for (rails = 0, r = 0; r < o.nrails; r++) {
+            if (W.ra[r]->stats.tx_frames != before[r]) {
+                rails++;
+                if (k + 1 < n) used |= 1u << r;
+            }
+        }
+        if (k + 1 < n) {
+            ck_assert_msg(rails == 1, "message %lu (28000 B) went over %d rails", k, rails);
+        } else {
+            ck_assert_msg(rails > 1, "a 64 KiB message went over %d rail", rails);
+        }
+    }
+    ck_assert_uint_eq(used, (1u << o.nrails) - 1);
+    ck_assert_uint_eq(hxb_engine_stats(W.a.e)->retransmits, 0);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("am");
@@ -110,5 +154,6 @@ int main(void)
     tcase_add_test(tc, test_am_bundles);
     tcase_add_test(tc, test_am_one_rail_clean);
     tcase_add_test(tc, test_am_passes_put);
+    tcase_add_test(tc, test_am_short_burst_one_rail);
     return world_run(s);
 }

@@ -67,11 +67,16 @@ END_TEST
  * oversubscribed node), longer than the largest RTO (200 ms): the timeout
  * must follow the measured round trip (RFC 6298 caps it at 60 s, not
  * below the estimate), or every frame is resent while its ack is on the
- * way and the resends add to the load that made the peer late. */
+ * way and the resends add to the load that made the peer late. Off the
+ * CPU, the peer reads none of its rails (stall_host): stalls of each rail
+ * on its own, started by whichever frame came first, let a rail that
+ * stalled later hold frames sent before another rail's, which RACK and
+ * each rail's round trips then took for losses once a short message took
+ * one rail (hxb_tx.c, tx_train_rail). */
 START_TEST(test_am_slow_peer_rto_above_max)
 {
     opts_t o = {.nrails = 2, .csum = 1};
-    hxb_mem_faults_t late = {.stall_ppm = 1000000, .stall_us = 300000};
+    hxb_mem_faults_t late = {.stall_ppm = 1000000, .stall_us = 300000, .stall_host = 1};
     const hxb_engine_stats_t *sa;
 
     world_init(&o);
