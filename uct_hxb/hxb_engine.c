@@ -21,6 +21,7 @@ void hxb_engine_cfg_default(hxb_engine_cfg_t *c)
     c->yield_idle = 0;
     c->rack = 1;
     c->send_at_once = 1;
+    c->train_max = 32768;
     c->rto_max = 200e-3;
     c->ack_delay = 1e-3;
     c->ack_every = 16;

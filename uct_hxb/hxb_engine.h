@@ -59,6 +59,7 @@ typedef struct hxb_engine_cfg {
     int      yield_idle;      /* sched_yield() when a poll finds nothing */
     int      rack;            /* time-based loss detection across rails  */
     int      send_at_once;    /* a post to an idle peer leaves at once   */
+    size_t   train_max;       /* bursts up to this go whole on one rail  */
     int      auth;            /* HXB_AUTH_*: what each frame's tag covers  */
     uint64_t auth_key[2];     /* its key, from the job's secret
                                * (hxb_auth_derive); 0: from job_key      */

@@ -376,9 +376,8 @@ void hxb_tx_slot_release(hxb_peer_t *p, hxb_txslot_t *s, int status)
  * of one UDP GSO train and one GRO receive, and arrived out of order: NAS
  * CG's exchanges ran 1.5x btl tcp's time over 6 rails, level over 1 rail
  * (doc/RESULTS.md). Longer bursts stripe frame by frame as before: their
- * time on the wire is what striping shortens. */
-#define HXB_TRAIN_BYTES 32768
-
+ * time on the wire is what striping shortens (UCX_HXB_TRAIN_MAX, 0: every
+ * burst). */
 /* The rail for the frames numbered and not pushed, or -1 (stripe them):
  * the least loaded usable rail with room, ties taken in turn after the
  * last short burst's rail. A rail with room for fewer than all of them
@@ -400,7 +399,7 @@ static int tx_train_rail(hxb_peer_t *p)
     for (seq = p->tx.push; seq != p->tx.next; seq++) {
         const hxb_txslot_t *s = HXB_TX_SLOT(p, seq);
         bytes += s->hb_len + s->inl_len + s->data_len;
-        if (bytes > HXB_TRAIN_BYTES) {
+        if (bytes > e->cfg.train_max) {
             return -1;
         }
     }
