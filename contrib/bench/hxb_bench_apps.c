@@ -228,6 +228,21 @@ struct cg_rank {
     int reduce_recv_lengths[32];
 };
 
+/* part idx of n items cut into parts (the first n % parts one larger),
+ * as cg.f90 cuts rows and columns: its first item (1-based) and size */
+static void cg_block(int n, int parts, int idx, int *first, int *size)
+{
+    int rem = n - n / parts * parts;
+
+    if (idx < rem) {
+        *size = n / parts + 1;
+        *first = idx * *size + 1;
+    } else {
+        *size = n / parts;
+        *first = rem * (*size + 1) + (idx - rem) * *size + 1;
+    }
+}
+
 /* setup_submatrix_info of NPB 3.4.1's cg.f90, 1-based like it, for rank me */
 static void cg_setup(struct cg_rank *c, int me, int na, int nprows, int npcols)
 {
@@ -242,35 +257,13 @@ static void cg_setup(struct cg_rank *c, int me, int na, int nprows, int npcols)
         c->firstrow = proc_row * row_size + 1;
         c->lastrow = c->firstrow - 1 + row_size;
     } else {
-        if (proc_row < na - na / nprows * nprows) {
-            row_size = na / nprows + 1;
-            c->firstrow = proc_row * row_size + 1;
-        } else {
-            row_size = na / nprows;
-            c->firstrow = (na - na / nprows * nprows) * (row_size + 1) +
-                          (proc_row - (na - na / nprows * nprows)) * row_size + 1;
-        }
+        cg_block(na, nprows, proc_row, &c->firstrow, &row_size);
         c->lastrow = c->firstrow - 1 + row_size;
         if (npcols == nprows) {
-            if (proc_col < na - na / npcols * npcols) {
-                col_size = na / npcols + 1;
-                c->firstcol = proc_col * col_size + 1;
-            } else {
-                col_size = na / npcols;
-                c->firstcol = (na - na / npcols * npcols) * (col_size + 1) +
-                              (proc_col - (na - na / npcols * npcols)) * col_size + 1;
-            }
+            cg_block(na, npcols, proc_col, &c->firstcol, &col_size);
             c->lastcol = c->firstcol - 1 + col_size;
         } else {
-            int h = npcols / 2;
-            if (proc_col / 2 < na - na / h * h) {
-                col_size = na / h + 1;
-                c->firstcol = (proc_col / 2) * col_size + 1;
-            } else {
-                col_size = na / h;
-                c->firstcol = (na - na / h * h) * (col_size + 1) +
-                              ((proc_col / 2) - (na - na / h * h)) * col_size + 1;
-            }
+            cg_block(na, npcols / 2, proc_col / 2, &c->firstcol, &col_size);
             c->lastcol = c->firstcol - 1 + col_size;
             if (me % 2 == 0) {
                 c->lastcol = c->firstcol - 1 + (col_size - 1) / 2 + 1;
