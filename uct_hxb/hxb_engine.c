@@ -453,7 +453,7 @@ static void engine_check_links(hxb_engine_t *e)
     for (i = 0; i < e->nrails; i++) {
         hxb_rail_t *r = e->rails[i];
         int was = r->up;
-        if (r->fd >= 0) {
+        if (r->ifname[0]) {       /* a NIC (not a test's in-memory rail) */
             hxb_rail_refresh(r);
         }
         if (was && !r->up) {

@@ -67,6 +67,8 @@ typedef struct hxb_rail_stats {
     uint64_t tx_frames, tx_bytes, tx_again, tx_errors;
     uint64_t rx_frames, rx_bytes, rx_ring_drops;
     uint64_t tx_gso, rx_gro;   /* UDP datagrams carrying several frames */
+    uint64_t rx_foreign;       /* a shared UDP socket's datagrams that came
+                                  by an interface that is no rail: dropped */
 } hxb_rail_stats_t;
 
 struct hxb_rail {
@@ -129,6 +131,17 @@ int hxb_rail_udp_open(const char *ifname, uint16_t *port, hxb_rail_t **rail_p,
                       char *err, size_t errlen);
 int hxb_rail_dual_open(const char *ifname, uint16_t *port, hxb_rail_t **rail_p,
                        char *err, size_t errlen);
+
+/* UDP rails sharing one socket, bound to *port on every address: the
+ * first opened with share = NULL (binds; *port 0 = any, returns it), each
+ * other with share = the first (its port). The first rail reads for all
+ * (the others have no fd); each sends by its own interface. Closed in any
+ * order. Same conventions as above. */
+int hxb_rail_udp_open_shared(const char *ifname, uint16_t *port, hxb_rail_t *share,
+                             hxb_rail_t **rail_p, char *err, size_t errlen);
+/* ... checked and read like hxb_rail_open's */
+int hxb_rail_open_udp_shared(const char *ifname, uint16_t *port, hxb_rail_t *share,
+                             hxb_rail_t **rail_p, char *err, size_t errlen);
 
 /* UDP rails: send and receive frame by frame, without segmentation
  * offload (UDP_SEGMENT) and receive coalescing (UDP_GRO) */

@@ -72,8 +72,9 @@ out:
     return ret;
 }
 
-int hxb_rail_open(hxb_rail_kind_t kind, const char *ifname, uint16_t proc_id,
-                  uint16_t *port, hxb_rail_t **rail_p, char *err, size_t errlen)
+static int rail_open(hxb_rail_kind_t kind, const char *ifname, uint16_t proc_id,
+                     uint16_t *port, hxb_rail_t *share, int shared, hxb_rail_t **rail_p,
+                     char *err, size_t errlen)
 {
     int ret;
 
@@ -81,7 +82,8 @@ int hxb_rail_open(hxb_rail_kind_t kind, const char *ifname, uint16_t proc_id,
         snprintf(err, errlen, "rail interface '%s' does not exist", ifname);
         return -ENODEV;
     }
-    ret = (kind == HXB_RAIL_RAW)  ? hxb_rail_raw_open(ifname, proc_id, rail_p, err, errlen) :
+    ret = shared ? hxb_rail_udp_open_shared(ifname, port, share, rail_p, err, errlen) :
+          (kind == HXB_RAIL_RAW)  ? hxb_rail_raw_open(ifname, proc_id, rail_p, err, errlen) :
           (kind == HXB_RAIL_DUAL) ? hxb_rail_dual_open(ifname, port, rail_p, err, errlen) :
                                     hxb_rail_udp_open(ifname, port, rail_p, err, errlen);
     if (ret == 0) {
@@ -93,6 +95,18 @@ int hxb_rail_open(hxb_rail_kind_t kind, const char *ifname, uint16_t proc_id,
         }
     }
     return ret;
+}
+
+int hxb_rail_open(hxb_rail_kind_t kind, const char *ifname, uint16_t proc_id,
+                  uint16_t *port, hxb_rail_t **rail_p, char *err, size_t errlen)
+{
+    return rail_open(kind, ifname, proc_id, port, NULL, 0, rail_p, err, errlen);
+}
+
+int hxb_rail_open_udp_shared(const char *ifname, uint16_t *port, hxb_rail_t *share,
+                             hxb_rail_t **rail_p, char *err, size_t errlen)
+{
+    return rail_open(HXB_RAIL_UDP, ifname, 0, port, share, 1, rail_p, err, errlen);
 }
 
 int hxb_rail_default_names(char names[][16], int max)

@@ -9,7 +9,15 @@
  * piece, with the segment size in a control message, and splits them here.
  * Per-skb costs, not per-byte ones, dominate at 9 KB frames: this is what
  * TCP's TSO/GRO do for UCX's tcp transport. Each segment is still a whole
- * hxb frame, so the wire format and a peer without offload are unchanged. */
+ * hxb frame, so the wire format and a peer without offload are unchanged.
+ *
+ * Shared socket (hxb_rail_udp_open_shared, UCX_HXB_UDP_SHARED): the UDP
+ * rails of a process may share one socket bound to the port on every
+ * address. One recvmmsg per pass then reads every rail (the arrival
+ * interface, IP_PKTINFO, names the rail), where separate sockets need
+ * epoll first and a second call for what came; a datagram leaves by its
+ * rail's interface and address (IP_PKTINFO on send). The socket's buffers
+ * are then shared by its rails too. */
 #include "hxb_clock.h"
 #include "hxb_rail.h"
 #include "hxb_wire.h"
@@ -42,13 +50,27 @@ typedef struct udp_dgram {
     int      first, nframes;
     uint16_t seg;                                   /* 0: no segmentation */
     union {
-        char           buf[CMSG_SPACE(sizeof(uint16_t))];
+        char           buf[CMSG_SPACE(sizeof(uint16_t)) +
+                           CMSG_SPACE(sizeof(struct in_pktinfo))];
         struct cmsghdr align;
     } ctl;
 } udp_dgram_t;
 
-typedef struct hxb_rail_udp {
+typedef struct hxb_rail_udp hxb_rail_udp_t;
+
+/* the socket of shared rails; the first rail of the list reads it */
+typedef struct udp_hub {
+    int             fd;
+    int             nrails;
+    hxb_rail_udp_t *rails[HXB_MAX_RAILS];
+} udp_hub_t;
+
+struct hxb_rail_udp {
     hxb_rail_t         super;
+    int                sfd;        /* the socket (a shared one: the hub's) */
+    udp_hub_t         *hub;        /* NULL: a socket of its own            */
+    int                ifindex;    /* shared: the rail's interface...      */
+    struct in_addr     src;        /* ... and address, for IP_PKTINFO      */
     int                gso, gro;   /* offloads this socket has (1) or lost */
     /* TX batch: one entry per frame, then one per datagram at flush */
     struct iovec       txiov[HXB_RAIL_BATCH][UDP_IOV_MAX];
@@ -64,13 +86,14 @@ typedef struct hxb_rail_udp {
     struct mmsghdr     rxm[UDP_RX_BATCH];
     struct iovec       rxiov[UDP_RX_BATCH];
     struct sockaddr_in rxaddr[UDP_RX_BATCH];
-    union {               /* UDP_GRO's segment size, SO_TIMESTAMPNS's stamp */
-        char           buf[CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(struct timespec))];
+    union {   /* UDP_GRO's segment size, SO_TIMESTAMPNS's stamp, IP_PKTINFO */
+        char           buf[CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(struct timespec)) +
+                           CMSG_SPACE(sizeof(struct in_pktinfo))];
         struct cmsghdr align;
     } rxctl[UDP_RX_BATCH];
     int                nrx;        /* receive buffers                       */
     uint8_t           *rxbuf;
-} hxb_rail_udp_t;
+};
 
 /* Frames i and j may share a datagram: the same address, and the same
  * final destination - a relay routes a whole segmented datagram by its
@@ -113,16 +136,30 @@ static int udp_build(hxb_rail_udp_t *u, int from, int nd)
                  total + u->txlen[i] <= UDP_GSO_BYTES && d->nframes < UDP_GSO_SEGS);
         m->msg_iovlen = (size_t)(&u->dgiov[niov] - m->msg_iov);
         d->seg = 0;
-        if (d->nframes > 1) {
+        if ((d->nframes > 1) || u->hub) {
             struct cmsghdr *c = &d->ctl.align;
+            size_t len = 0;
 
-            d->seg = (uint16_t)seg;
             m->msg_control = d->ctl.buf;
-            m->msg_controllen = sizeof(d->ctl.buf);
-            c->cmsg_level = SOL_UDP;
-            c->cmsg_type = UDP_SEGMENT;
-            c->cmsg_len = CMSG_LEN(sizeof(uint16_t));
-            memcpy(CMSG_DATA(c), &d->seg, sizeof(d->seg));
+            if (d->nframes > 1) {
+                d->seg = (uint16_t)seg;
+                c->cmsg_level = SOL_UDP;
+                c->cmsg_type = UDP_SEGMENT;
+                c->cmsg_len = CMSG_LEN(sizeof(uint16_t));
+                memcpy(CMSG_DATA(c), &d->seg, sizeof(d->seg));
+                len += CMSG_SPACE(sizeof(uint16_t));
+                c = (struct cmsghdr *)(d->ctl.buf + len);
+            }
+            if (u->hub) {       /* by the rail's interface, from its address */
+                struct in_pktinfo pi = {.ipi_ifindex = u->ifindex, .ipi_spec_dst = u->src};
+
+                c->cmsg_level = IPPROTO_IP;
+                c->cmsg_type = IP_PKTINFO;
+                c->cmsg_len = CMSG_LEN(sizeof(pi));
+                memcpy(CMSG_DATA(c), &pi, sizeof(pi));
+                len += CMSG_SPACE(sizeof(pi));
+            }
+            m->msg_controllen = len;
         }
         nd++;
     }
@@ -136,7 +173,7 @@ static int udp_flush(hxb_rail_t *r)
 
     nd = udp_build(u, 0, 0);
     while (done < nd) {
-        n = sendmmsg(r->fd, u->dgm + done, nd - done, MSG_DONTWAIT);
+        n = sendmmsg(u->sfd, u->dgm + done, nd - done, MSG_DONTWAIT);
         if (n < 0) {
             int lost = u->ntx - u->dg[done].first;
 
@@ -207,16 +244,19 @@ static int udp_send(hxb_rail_t *r, const hxb_raddr_t *dst,
 }
 
 /* The segment size of a coalesced datagram (its length if it is one),
- * and when the kernel received it (real time; 0 if not stamped; a
- * coalesced datagram's is its first segment's) */
-static size_t udp_rx_meta(struct msghdr *m, size_t len, double *real)
+ * when the kernel received it (real time; 0 if not stamped; a coalesced
+ * datagram's is its first segment's) and the interface it came by (0 if
+ * not told) */
+static size_t udp_rx_meta(struct msghdr *m, size_t len, double *real, int *ifindex)
 {
     struct cmsghdr *c;
     struct timespec ts;
+    struct in_pktinfo pi;
     size_t seg = len;
     int s;
 
     *real = 0;
+    *ifindex = 0;
     for (c = CMSG_FIRSTHDR(m); c; c = CMSG_NXTHDR(m, c)) {
         if (c->cmsg_level == SOL_UDP && c->cmsg_type == UDP_GRO) {
             memcpy(&s, CMSG_DATA(c), sizeof(s));
@@ -224,9 +264,36 @@ static size_t udp_rx_meta(struct msghdr *m, size_t len, double *real)
         } else if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
             memcpy(&ts, CMSG_DATA(c), sizeof(ts));
             *real = (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+        } else if (c->cmsg_level == IPPROTO_IP && c->cmsg_type == IP_PKTINFO) {
+            memcpy(&pi, CMSG_DATA(c), sizeof(pi));
+            *ifindex = pi.ipi_ifindex;
         }
     }
     return seg;
+}
+
+/* The rail a datagram to this socket is for: a rail's own socket, its
+ * rail; a shared one, the rail of the interface it came by (NULL: an
+ * interface that is no rail of ours, the management network, lo) */
+static hxb_rail_udp_t *udp_rx_rail(hxb_rail_udp_t *u, int ifindex)
+{
+    int i;
+
+    if (!u->hub) {
+        return u;
+    }
+    for (i = 0; i < u->hub->nrails; i++) {
+        if (u->hub->rails[i]->ifindex == ifindex) {
+            return u->hub->rails[i];
+        }
+    }
+    return NULL;
+}
+
+/* a shared socket is read by the first of its rails alone */
+static int udp_reader(const hxb_rail_udp_t *u)
+{
+    return !u->hub || (u->hub->rails[0] == u);
 }
 
 /* Delivers whole datagrams until at least max frames are delivered or the
@@ -235,12 +302,12 @@ static size_t udp_rx_meta(struct msghdr *m, size_t len, double *real)
  * the count past max. */
 static int udp_recv(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
 {
-    hxb_rail_udp_t *u = (hxb_rail_udp_t *)r;
+    hxb_rail_udp_t *u = (hxb_rail_udp_t *)r, *to;
     hxb_raddr_t src;
     double real_off = 0, real;
-    int n, i, want, got = 0;
+    int n, i, want, ifindex, got = 0;
 
-    if (!r->sys_ready) {
+    if (!r->sys_ready || !udp_reader(u)) {
         return 0;                   /* the engine's epoll saw nothing */
     }
     memset(&src, 0, sizeof(src));
@@ -251,7 +318,7 @@ static int udp_recv(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
             u->rxm[i].msg_hdr.msg_control = u->rxctl[i].buf;
             u->rxm[i].msg_hdr.msg_controllen = sizeof(u->rxctl[i].buf);
         }
-        n = recvmmsg(r->fd, u->rxm, want, MSG_DONTWAIT, NULL);
+        n = recvmmsg(u->sfd, u->rxm, want, MSG_DONTWAIT, NULL);
         if (n <= 0) {
             break;
         }
@@ -264,17 +331,22 @@ static int udp_recv(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
 
             src.ip = u->rxaddr[i].sin_addr.s_addr;
             src.port = u->rxaddr[i].sin_port;
-            r->stats.rx_bytes += len;
-            seg = udp_rx_meta(&u->rxm[i].msg_hdr, len, &real);
-            r->rx_stamp = real > 0 ? real - real_off : 0;
-            r->stats.rx_gro += seg < len;
+            seg = udp_rx_meta(&u->rxm[i].msg_hdr, len, &real, &ifindex);
+            to = udp_rx_rail(u, ifindex);
+            if (!to) {
+                r->stats.rx_foreign++;  /* counted, dropped, nothing learned */
+                continue;
+            }
+            to->super.stats.rx_bytes += len;
+            to->super.rx_stamp = real > 0 ? real - real_off : 0;
+            to->super.stats.rx_gro += seg < len;
             off = 0;
             do {                        /* an empty datagram: one empty frame */
                 size_t flen = len - off < seg ? len - off : seg;
 
-                r->stats.rx_frames++;
+                to->super.stats.rx_frames++;
                 got++;
-                cb(arg, r, p + off, flen, &src);
+                cb(arg, &to->super, p + off, flen, &src);
                 off += flen;
             } while (off < len);
         }
@@ -291,15 +363,23 @@ static int udp_recv(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
  * again after, since while set every read of the socket updates it. */
 static int udp_peek(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
 {
+    hxb_rail_udp_t *u = (hxb_rail_udp_t *)r, *to;
     uint8_t buf[HXB_RAIL_PEEK_LEN];
+    union {   /* IP_PKTINFO, behind SO_TIMESTAMPNS's stamp */
+        char           buf[CMSG_SPACE(sizeof(struct timespec)) +
+                           CMSG_SPACE(sizeof(struct in_pktinfo))];
+        struct cmsghdr align;
+    } ctl;
     struct sockaddr_in from;
     struct iovec iov = {buf, sizeof(buf)};
     struct msghdr m;
     hxb_raddr_t src;
-    int on = 0, off = -1, n = 0;
+    int on = 0, off = -1, n = 0, ifindex;
+    double real;
     ssize_t len;
 
-    if (setsockopt(r->fd, SOL_SOCKET, SO_PEEK_OFF, &on, sizeof(on)) < 0) {
+    if (!udp_reader(u) ||
+        (setsockopt(u->sfd, SOL_SOCKET, SO_PEEK_OFF, &on, sizeof(on)) < 0)) {
         return 0;
     }
     memset(&src, 0, sizeof(src));
@@ -309,16 +389,23 @@ static int udp_peek(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
         m.msg_namelen = sizeof(from);
         m.msg_iov = &iov;
         m.msg_iovlen = 1;
-        len = recvmsg(r->fd, &m, MSG_PEEK | MSG_TRUNC | MSG_DONTWAIT);
+        m.msg_control = u->hub ? ctl.buf : NULL;
+        m.msg_controllen = u->hub ? sizeof(ctl.buf) : 0;
+        len = recvmsg(u->sfd, &m, MSG_PEEK | MSG_TRUNC | MSG_DONTWAIT);
         if (len < 0) {
             break;
         }
         src.ip = from.sin_addr.s_addr;
         src.port = from.sin_port;
-        cb(arg, r, buf, (size_t)len < sizeof(buf) ? (size_t)len : sizeof(buf), &src);
+        udp_rx_meta(&m, (size_t)len, &real, &ifindex);
+        to = udp_rx_rail(u, ifindex);
+        if (to) {
+            cb(arg, &to->super, buf, (size_t)len < sizeof(buf) ? (size_t)len : sizeof(buf),
+               &src);
+        }
         n++;
     }
-    setsockopt(r->fd, SOL_SOCKET, SO_PEEK_OFF, &off, sizeof(off));
+    setsockopt(u->sfd, SOL_SOCKET, SO_PEEK_OFF, &off, sizeof(off));
     return n;
 }
 
@@ -326,9 +413,13 @@ static int udp_peek(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
  * holds them): counted in their allocation size, a few % above the data */
 static long udp_backlog(hxb_rail_t *r)
 {
+    hxb_rail_udp_t *u = (hxb_rail_udp_t *)r;
     int q;
 
-    return ioctl(r->fd, SIOCOUTQ, &q) < 0 ? -1 : q;
+    if (u->hub && (u->hub->nrails > 1)) {
+        return -1;              /* the socket's holds every rail's: unknown */
+    }
+    return ioctl(u->sfd, SIOCOUTQ, &q) < 0 ? -1 : q;
 }
 
 void hxb_rail_udp_no_offload(hxb_rail_t *r)
@@ -338,7 +429,7 @@ void hxb_rail_udp_no_offload(hxb_rail_t *r)
 
     u->gso = 0;
     if (u->gro) {
-        setsockopt(r->fd, SOL_UDP, UDP_GRO, &off, sizeof(off));
+        setsockopt(u->sfd, SOL_UDP, UDP_GRO, &off, sizeof(off));
         u->gro = 0;
     }
 }
@@ -346,9 +437,24 @@ void hxb_rail_udp_no_offload(hxb_rail_t *r)
 static void udp_close(hxb_rail_t *r)
 {
     hxb_rail_udp_t *u = (hxb_rail_udp_t *)r;
+    udp_hub_t *hub = u->hub;
+    int i, j;
 
     udp_flush(r);
-    close(r->fd);
+    if (!hub) {
+        close(u->sfd);
+    } else {
+        for (i = j = 0; i < hub->nrails; i++) {
+            if (hub->rails[i] != u) {
+                hub->rails[j++] = hub->rails[i];
+            }
+        }
+        hub->nrails = j;
+        if (j == 0) {
+            close(hub->fd);
+            free(hub);
+        }
+    }
     free(u->rxbuf);
     free(u);
 }
@@ -358,34 +464,71 @@ static const hxb_rail_ops_t udp_ops = {
     .backlog = udp_backlog, .close = udp_close,
 };
 
-int hxb_rail_udp_open(const char *ifname, uint16_t *port, hxb_rail_t **rail_p,
+/* the rail's interface: its IPv4 address (a UDP rail needs one), index
+ * and largest frame, asked through fd */
+static int udp_iface(hxb_rail_udp_t *u, int fd, const char *ifname, char *err, size_t errlen)
+{
+    struct ifreq ifr;
+    int ret;
+
+    memset(&ifr, 0, sizeof(ifr));
+    snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+    if (ioctl(fd, SIOCGIFADDR, &ifr) < 0) {
+        ret = -errno;
+        snprintf(err, errlen, "%s: has no IPv4 address, so it cannot be a UDP rail",
+                 ifname);
+        return ret;
+    }
+    u->src = ((struct sockaddr_in *)&ifr.ifr_addr)->sin_addr;
+    if (ioctl(fd, SIOCGIFMTU, &ifr) < 0) {
+        ret = -errno;
+        snprintf(err, errlen, "%s: cannot read MTU: %s", ifname, strerror(errno));
+        return ret;
+    }
+    u->super.mtu = (size_t)ifr.ifr_mtu - 28;
+    if (u->super.mtu > UDP_BUF_SIZE) {
+        u->super.mtu = UDP_BUF_SIZE;
+    }
+    u->ifindex = (int)if_nametoindex(ifname);
+    snprintf(u->super.ifname, sizeof(u->super.ifname), "%s", ifname);
+    u->super.ops = &udp_ops;
+    u->gso = 1;
+    return 0;
+}
+
+/* A socket for the rails: bound to the rail's address (any = 0) or to
+ * every address (any = 1, shared), on *port (0: any; returns the one
+ * bound), with its receive buffers in u */
+static int udp_socket(hxb_rail_udp_t *u, const char *ifname, int any, uint16_t *port,
                       char *err, size_t errlen)
 {
-    hxb_rail_udp_t *u;
     struct sockaddr_in sa;
-    struct ifreq ifr;
     socklen_t salen = sizeof(sa);
     int fd, i, bufsz = UDP_SOCKBUF, ret;
     size_t bufsize = UDP_BUF_SIZE;
 
-    u = calloc(1, sizeof(*u));
-    if (!u) {
-        snprintf(err, errlen, "out of memory");
-        return -ENOMEM;
-    }
     fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     if (fd < 0) {
         ret = -errno;
         snprintf(err, errlen, "%s: socket: %s", ifname, strerror(errno));
-        goto fail;
+        return ret;
+    }
+    ret = udp_iface(u, fd, ifname, err, errlen);
+    if (ret < 0) {
+        goto fail_fd;
     }
     /* segmentation offload is asked for per datagram; a kernel without it
      * refuses the first one and the rail falls back (udp_flush) */
-    u->gso = 1;
     i = 1;
     u->gro = setsockopt(fd, SOL_UDP, UDP_GRO, &i, sizeof(i)) == 0;
     /* receive times, for the hold the ACKs report (without: unknown) */
     (void)setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &i, sizeof(i));
+    /* shared: which interface, so which rail, a datagram came by */
+    if (any && (setsockopt(fd, IPPROTO_IP, IP_PKTINFO, &i, sizeof(i)) < 0)) {
+        ret = -errno;
+        snprintf(err, errlen, "%s: IP_PKTINFO: %s", ifname, strerror(errno));
+        goto fail_fd;
+    }
     u->nrx = UDP_RX_BATCH;
     if (u->gro) {
         u->nrx = UDP_GRO_BATCH;
@@ -397,17 +540,9 @@ int hxb_rail_udp_open(const char *ifname, uint16_t *port, hxb_rail_t **rail_p,
         snprintf(err, errlen, "out of memory");
         goto fail_fd;
     }
-    memset(&ifr, 0, sizeof(ifr));
-    snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
-    if (ioctl(fd, SIOCGIFADDR, &ifr) < 0) {
-        ret = -errno;
-        snprintf(err, errlen, "%s: has no IPv4 address, so it cannot be a UDP rail",
-                 ifname);
-        goto fail_fd;
-    }
     memset(&sa, 0, sizeof(sa));
     sa.sin_family = AF_INET;
-    sa.sin_addr = ((struct sockaddr_in *)&ifr.ifr_addr)->sin_addr;
+    sa.sin_addr.s_addr = any ? htonl(INADDR_ANY) : u->src.s_addr;
     sa.sin_port = *port;
     if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
         ret = -errno;
@@ -428,15 +563,6 @@ int hxb_rail_udp_open(const char *ifname, uint16_t *port, hxb_rail_t **rail_p,
     /* do not fragment: a frame larger than the path MTU is a bug to see */
     i = IP_PMTUDISC_PROBE;
     setsockopt(fd, IPPROTO_IP, IP_MTU_DISCOVER, &i, sizeof(i));
-    if (ioctl(fd, SIOCGIFMTU, &ifr) < 0) {
-        ret = -errno;
-        snprintf(err, errlen, "%s: cannot read MTU: %s", ifname, strerror(errno));
-        goto fail_fd;
-    }
-    u->super.mtu = (size_t)ifr.ifr_mtu - 28;
-    if (u->super.mtu > UDP_BUF_SIZE) {
-        u->super.mtu = UDP_BUF_SIZE;
-    }
     for (i = 0; i < u->nrx; i++) {
         u->rxiov[i].iov_base = u->rxbuf + (size_t)i * bufsize;
         u->rxiov[i].iov_len = bufsize;
@@ -444,19 +570,82 @@ int hxb_rail_udp_open(const char *ifname, uint16_t *port, hxb_rail_t **rail_p,
         u->rxm[i].msg_hdr.msg_iovlen = 1;
         u->rxm[i].msg_hdr.msg_name = &u->rxaddr[i];
     }
-    u->super.ops = &udp_ops;
-    u->super.fd = fd;
-    u->super.sysfd = fd;
+    u->sfd = u->super.fd = u->super.sysfd = fd;
     u->super.sys_ready = 1;
     u->super.port = *port;
-    snprintf(u->super.ifname, sizeof(u->super.ifname), "%s", ifname);
-    *rail_p = &u->super;
     return 0;
 
 fail_fd:
     close(fd);
-fail:
     free(u->rxbuf);
-    free(u);
+    u->rxbuf = NULL;
     return ret;
+}
+
+int hxb_rail_udp_open(const char *ifname, uint16_t *port, hxb_rail_t **rail_p,
+                      char *err, size_t errlen)
+{
+    hxb_rail_udp_t *u = calloc(1, sizeof(*u));
+    int ret;
+
+    if (!u) {
+        snprintf(err, errlen, "out of memory");
+        return -ENOMEM;
+    }
+    ret = udp_socket(u, ifname, 0, port, err, errlen);
+    if (ret < 0) {
+        free(u);
+        return ret;
+    }
+    *rail_p = &u->super;
+    return 0;
+}
+
+int hxb_rail_udp_open_shared(const char *ifname, uint16_t *port, hxb_rail_t *share,
+                             hxb_rail_t **rail_p, char *err, size_t errlen)
+{
+    hxb_rail_udp_t *u = calloc(1, sizeof(*u)), *first = (hxb_rail_udp_t *)share;
+    udp_hub_t *hub;
+    int ret;
+
+    if (!u) {
+        snprintf(err, errlen, "out of memory");
+        return -ENOMEM;
+    }
+    if (!first) {
+        hub = calloc(1, sizeof(*hub));
+        ret = hub ? udp_socket(u, ifname, 1, port, err, errlen) : -ENOMEM;
+        if (ret < 0) {
+            if (!hub) {
+                snprintf(err, errlen, "out of memory");
+            }
+            free(hub);
+            free(u);
+            return ret;
+        }
+        hub->fd = u->sfd;
+    } else {
+        hub = first->hub;
+        if (!hub || (hub->nrails == HXB_MAX_RAILS)) {
+            free(u);
+            snprintf(err, errlen, "%s: cannot share that rail's socket", ifname);
+            return -EINVAL;
+        }
+        ret = udp_iface(u, hub->fd, ifname, err, errlen);
+        if (ret < 0) {
+            free(u);
+            return ret;
+        }
+        /* the first rail reads the socket for all: nothing to poll here */
+        u->sfd = hub->fd;
+        u->super.fd = u->super.sysfd = -1;
+        u->super.sys_ready = 1;
+        u->super.port = first->super.port;
+        u->gro = first->gro;
+        *port = first->super.port;
+    }
+    u->hub = hub;
+    hub->rails[hub->nrails++] = u;
+    *rail_p = &u->super;
+    return 0;
 }

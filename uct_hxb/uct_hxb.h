@@ -100,6 +100,7 @@ typedef struct uct_hxb_iface {
     int                    epfd;         /* event fd: epoll over rails  */
     int                    timer_fd;     /* in epfd: the engine's next deadline */
     int                    ev_rails;     /* the rails' fds are in epfd too */
+    unsigned               ev_passes;    /* progress calls since event_arm */
     double                 timer_at;     /* ... as last set (0: disarmed) */
     uint64_t               sleeps;       /* event_arm let the caller sleep */
     uint64_t               sleeps_timed; /* ... with a deadline armed (work

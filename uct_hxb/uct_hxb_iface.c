@@ -264,6 +264,11 @@ static int uct_hxb_iface_is_reachable_v2(const uct_iface_h tl_iface,
 }
 #endif
 
+/* progress calls after an event_arm until the rails leave the event fd */
+#define UCT_HXB_EV_PASSES 64
+
+static ucs_status_t uct_hxb_iface_events_rails(uct_hxb_iface_t *iface, int in);
+
 static unsigned uct_hxb_iface_progress(uct_iface_h tl_iface)
 {
     uct_hxb_iface_t *iface = ucs_derived_of(tl_iface, uct_hxb_iface_t);
@@ -272,6 +277,9 @@ static unsigned uct_hxb_iface_progress(uct_iface_h tl_iface)
 
     uct_hxb_enter(iface);
     count = hxb_engine_progress(iface->engine);
+    if (iface->ev_rails && (++iface->ev_passes > UCT_HXB_EV_PASSES)) {
+        uct_hxb_iface_events_rails(iface, 0);     /* polling again */
+    }
     ucs_list_for_each_safe(ep, tmp, &iface->eps, list) {
         if (!ucs_queue_is_empty(&ep->pending)) {
             uct_hxb_ep_dispatch_pending(ep);
@@ -336,18 +344,13 @@ static ucs_status_t uct_hxb_iface_flush(uct_iface_h tl_iface, unsigned flags,
     return status;
 }
 
-static ucs_status_t uct_hxb_iface_events_rails(uct_hxb_iface_t *iface);
-
+/* the rails' fds join the event fd at event_arm (sleeping callers) */
 static ucs_status_t uct_hxb_iface_event_fd_get(uct_iface_h tl_iface, int *fd_p)
 {
     uct_hxb_iface_t *iface = ucs_derived_of(tl_iface, uct_hxb_iface_t);
-    ucs_status_t status;
 
-    uct_hxb_enter(iface);
-    status = uct_hxb_iface_events_rails(iface);
-    uct_hxb_leave(iface);
     *fd_p = iface->epfd;
-    return status;
+    return UCS_OK;
 }
 
 /* Anything ready on the event fd now (which also takes off its ready list
@@ -387,7 +390,8 @@ static ucs_status_t uct_hxb_iface_event_arm(uct_iface_h tl_iface, unsigned event
         return UCS_ERR_BUSY;
     }
     uct_hxb_enter(iface);
-    if (uct_hxb_iface_events_rails(iface) != UCS_OK) {
+    iface->ev_passes = 0;
+    if (uct_hxb_iface_events_rails(iface, 1) != UCS_OK) {
         uct_hxb_leave(iface);
         return UCS_ERR_BUSY;     /* cannot sleep safely: keep polling */
     }
@@ -565,8 +569,10 @@ static ucs_status_t uct_hxb_iface_open_rails(uct_hxb_iface_t *self,
     /* UDP and dual: the same port on every rail address is our process id;
      * if it is taken on a later rail, the caller starts over with another */
     for (i = 0; i < n; i++) {
-        ret = hxb_rail_open(self->mode, names[i], 0, &port, &rails[i], err,
-                            sizeof(err));
+        ret = ((self->mode == HXB_RAIL_UDP) && config->udp_shared) ?
+              hxb_rail_open_udp_shared(names[i], &port, i ? rails[0] : NULL, &rails[i],
+                                       err, sizeof(err)) :
+              hxb_rail_open(self->mode, names[i], 0, &port, &rails[i], err, sizeof(err));
         if (((ret == -EPERM) || (ret == -EACCES)) && (i == 0) &&
             (self->mode == HXB_RAIL_DUAL) && !strcmp(config->mode, "auto")) {
             ucs_debug("hxb: %s; using UDP rails", err);
@@ -787,8 +793,8 @@ static ucs_status_t uct_hxb_iface_check_window(const hxb_engine_cfg_t *ecfg,
     return UCS_OK;
 }
 
-/* the event fd: epoll over the timer fd, and the rails' fds from the
- * first time someone asks for it (uct_hxb_iface_events_rails) */
+/* the event fd: epoll over the timer fd, and the rails' fds while a
+ * caller may sleep (uct_hxb_iface_events_rails) */
 static ucs_status_t uct_hxb_iface_events_init(uct_hxb_iface_t *self)
 {
     struct epoll_event ev = {.events = EPOLLIN};
@@ -806,27 +812,33 @@ static ucs_status_t uct_hxb_iface_events_init(uct_hxb_iface_t *self)
     return UCS_OK;
 }
 
-/* The rails' fds join the event fd when a caller first wants it (UCP's
- * wakeup feature, an MPI that sleeps), not before: every epoll set a
- * socket is in costs the sender's softirq a wake-up call per datagram,
- * on the latency path of every caller that only polls. */
-static ucs_status_t uct_hxb_iface_events_rails(uct_hxb_iface_t *iface)
+/* The rails' fds are in the event fd while a caller may sleep on it: from
+ * event_arm (UCP's wakeup, the async thread watching an iface it
+ * deactivated) until UCT_HXB_EV_PASSES progress calls later. Every epoll
+ * set a socket is in costs the sender's softirq a wake-up call per datagram
+ * (nested through UCP's own set), on the latency path of a caller that
+ * polls; and UCP asks for the fd at start-up whether or not it ever
+ * sleeps (adaptive progress). A caller that sleeps and wakes re-arms
+ * within a few passes and keeps them in: no epoll_ctl churn. */
+static ucs_status_t uct_hxb_iface_events_rails(uct_hxb_iface_t *iface, int in)
 {
     struct epoll_event ev = {.events = EPOLLIN};
     int i, fds[HXB_MAX_RAILS], nfds;
 
-    if (iface->ev_rails) {
+    if (iface->ev_rails == in) {
         return UCS_OK;
     }
     nfds = hxb_engine_fds(iface->engine, fds, HXB_MAX_RAILS);
     for (i = 0; i < nfds; i++) {
         ev.data.fd = fds[i];
-        if (epoll_ctl(iface->epfd, EPOLL_CTL_ADD, fds[i], &ev) < 0) {
+        /* taking one out cannot fail but for one already out */
+        if ((epoll_ctl(iface->epfd, in ? EPOLL_CTL_ADD : EPOLL_CTL_DEL, fds[i], &ev) < 0) &&
+            in) {
             ucs_error("hxb: event fd: epoll_ctl: %m");
             return UCS_ERR_IO_ERROR;
         }
     }
-    iface->ev_rails = 1;
+    iface->ev_rails = in;
     return UCS_OK;
 }
 
@@ -1009,15 +1021,16 @@ static void uct_hxb_iface_print_stats(uct_hxb_iface_t *iface)
     }
     fprintf(stderr, "%s\n", buf);
     /* per rail: what it carried (frames, all hxb frames; bytes), and the
-     * local losses it saw: the kernel refused a send, the ring overflowed */
+     * local losses it saw: the kernel refused a send, the ring overflowed,
+     * a shared UDP socket got datagrams by an interface that is no rail */
     for (i = 0; i < hxb_engine_num_rails(iface->engine); i++) {
         const hxb_rail_t *r = hxb_engine_rail(iface->engine, i);
         fprintf(stderr, "hxb stats rail %s: tx_frames=%lu tx_bytes=%lu rx_frames=%lu "
                 "rx_bytes=%lu tx_again=%lu tx_errors=%lu rx_ring_drops=%lu tx_gso=%lu "
-                "rx_gro=%lu\n", r->ifname,
+                "rx_gro=%lu rx_foreign=%lu\n", r->ifname,
                 r->stats.tx_frames, r->stats.tx_bytes, r->stats.rx_frames, r->stats.rx_bytes,
                 r->stats.tx_again, r->stats.tx_errors, r->stats.rx_ring_drops,
-                r->stats.tx_gso, r->stats.rx_gro);
+                r->stats.tx_gso, r->stats.rx_gro, r->stats.rx_foreign);
     }
 }
 

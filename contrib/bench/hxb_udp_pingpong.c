@@ -15,6 +15,13 @@
  *   connected recvmmsg on a UDP socket connected to the peer: the kernel
  *             keeps its routes (no route lookup per datagram either way:
  *             early demux on receive), as TCP does
+ *   reuseport the rail's socket and one connected to the peer on the same
+ *             address and port (SO_REUSEPORT: the kernel gives the peer's
+ *             datagrams to the connected one, early demux, no routes); a
+ *             pass asks epoll which is ready and reads that one (UCX tcp's
+ *             way: one call while idle, two when something came)
+ *   epoll     one unconnected socket, a pass asks epoll first (the cost of
+ *             epoll alone, beside recvmmsg)
  *   tcp       a TCP connection instead, one recv(MSG_DONTWAIT) per pass (the
  *             kernel path UCX's tcp transport takes), for comparison
  * Sends are sendto() of 52 bytes (an hxb header and an 8-byte message).
@@ -27,6 +34,7 @@
 #endif
 #include <arpa/inet.h>
 #include <errno.h>
+#include <sys/epoll.h>
 #include <sys/mman.h>
 #include <liburing.h>
 #include <netinet/in.h>
@@ -45,14 +53,15 @@
 #define BGID     7
 
 typedef struct pp {
-    int mode, fd;
+    int mode, fd, cfd, epfd;
     struct io_uring ring;
     struct io_uring_buf_ring *br;
     uint8_t *bufs;
     struct msghdr mh;
 } pp_t;
 
-enum { M_RECVMMSG, M_RECVMSG, M_URING, M_TCP, M_CONNECTED };
+enum { M_RECVMMSG, M_RECVMSG, M_URING, M_TCP, M_CONNECTED, M_REUSE, M_EPOLL };
+static int g_reuse;
 
 static double now_us(void)
 {
@@ -129,6 +138,16 @@ static int poll_once(pp_t *p)
     int got = 0;
 
     switch (p->mode) {
+    case M_REUSE:
+    case M_EPOLL: {
+        struct epoll_event ev[2];
+        int k, ne = epoll_wait(p->epfd, ev, 2, 0);
+        for (k = 0; k < ne; k++) {
+            m.msg_hdr = (struct msghdr){.msg_iov = &iov, .msg_iovlen = 1};
+            got |= recvmmsg(ev[k].data.fd, &m, 1, MSG_DONTWAIT, NULL) >= 1;
+        }
+        return got;
+    }
     case M_CONNECTED:
     case M_RECVMMSG: {
         /* PP_VLEN (default 1) entries of PP_BUF bytes, as hxb's rail asks
@@ -197,8 +216,11 @@ static int poll_once(pp_t *p)
 
 static int sock_at(const char *addr, int port, struct sockaddr_in *sa)
 {
-    int fd = socket(AF_INET, SOCK_DGRAM, 0);
+    int fd = socket(AF_INET, SOCK_DGRAM, 0), one = 1;
 
+    if (fd >= 0 && g_reuse) {
+        setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one));
+    }
     memset(sa, 0, sizeof(*sa));
     sa->sin_family = AF_INET;
     sa->sin_port = htons(port);
@@ -208,6 +230,22 @@ static int sock_at(const char *addr, int port, struct sockaddr_in *sa)
         exit(1);
     }
     return fd;
+}
+
+/* reuseport: a second socket on our address and port, connected to the
+ * peer, in the epoll set beside the first */
+static void reuse_connect(pp_t *p, const char *addr, int port, const struct sockaddr_in *to)
+{
+    struct sockaddr_in me;
+    struct epoll_event ev = {.events = EPOLLIN};
+
+    p->cfd = sock_at(addr, port, &me);
+    if (connect(p->cfd, (const struct sockaddr *)to, sizeof(*to)) < 0) {
+        perror("connect");
+        exit(1);
+    }
+    ev.data.fd = p->cfd;
+    epoll_ctl(p->epfd, EPOLL_CTL_ADD, p->cfd, &ev);
 }
 
 /* the server's end: after `want` answers, or 2 s without a datagram */
@@ -258,14 +296,16 @@ int main(int argc, char **argv)
         }
     }
     if (argc - optind < (server ? 2 : 4)) {
-        fprintf(stderr, "usage: %s -s ADDR PORT | -c ADDR PORT PEER PEERPORT [-m recvmmsg|recvmsg|uring] [-n N]\n",
+        fprintf(stderr, "usage: %s -s ADDR PORT | -c ADDR PORT PEER PEERPORT [-m recvmmsg|recvmsg|uring|connected|reuseport|epoll|tcp] [-n N]\n",
                 argv[0]);
         return 2;
     }
     memset(&p, 0, sizeof(p));
     p.mode = !strcmp(mode, "uring") ? M_URING : !strcmp(mode, "recvmsg") ? M_RECVMSG :
              !strcmp(mode, "tcp") ? M_TCP : !strcmp(mode, "connected") ? M_CONNECTED :
+             !strcmp(mode, "reuseport") ? M_REUSE : !strcmp(mode, "epoll") ? M_EPOLL :
              M_RECVMMSG;
+    g_reuse = p.mode == M_REUSE;
     if (p.mode == M_TCP) {
         int one = 1, l;
         memset(&me, 0, sizeof(me));
@@ -311,6 +351,11 @@ int main(int argc, char **argv)
     if (p.mode == M_URING && uring_init(&p) < 0) {
         return 1;
     }
+    if (p.mode == M_REUSE || p.mode == M_EPOLL) {
+        struct epoll_event ev = {.events = EPOLLIN, .data.fd = p.fd};
+        p.epfd = epoll_create1(0);
+        epoll_ctl(p.epfd, EPOLL_CTL_ADD, p.fd, &ev);
+    }
     if (server && p.mode != M_TCP) {
         /* answer every datagram to its sender, until server_done. The
          * sender is learned from the first datagram (recvfrom; a connected
@@ -327,12 +372,17 @@ int main(int argc, char **argv)
                 if (got && !known) {
                     known = p.mode != M_CONNECTED ||
                             connect(p.fd, (struct sockaddr *)&from, sizeof(from)) == 0;
+                    if (p.mode == M_REUSE) {
+                        reuse_connect(&p, argv[optind], atoi(argv[optind + 1]), &from);
+                    }
                 }
             } else {
                 got = poll_once(&p);
             }
             if (got && p.mode == M_CONNECTED && known) {
                 send(p.fd, msg, LEN, 0);
+            } else if (got && p.mode == M_REUSE) {
+                send(p.cfd, msg, LEN, 0);
             } else if (got) {
                 sendto(p.fd, msg, LEN, 0, (struct sockaddr *)&from, sizeof(from));
             }
@@ -351,6 +401,9 @@ int main(int argc, char **argv)
         perror("connect");
         return 1;
     }
+    if (p.mode == M_REUSE) {
+        reuse_connect(&p, argv[optind], atoi(argv[optind + 1]), &peer);
+    }
     rt = calloc((size_t)n, sizeof(*rt));
     for (i = -1000; i < n; i++) {         /* 1000 warm-up round trips */
         double deadline;
@@ -358,6 +411,8 @@ int main(int argc, char **argv)
         deadline = t0 + 1e6;
         if (p.mode == M_TCP || p.mode == M_CONNECTED) {
             send(p.fd, msg, LEN, 0);
+        } else if (p.mode == M_REUSE) {
+            send(p.cfd, msg, LEN, 0);
         } else {
             sendto(p.fd, msg, LEN, 0, (struct sockaddr *)&peer, sizeof(peer));
         }

@@ -254,11 +254,13 @@ static void print_json(const char *path, const hxb_stat_snap_t *s)
                "\"speed\":%.0f,\"inflight\":%u,\"window\":%.1f,\"tx_frames\":%" PRIu64
                ",\"tx_bytes\":%" PRIu64 ",\"rx_frames\":%" PRIu64 ",\"rx_bytes\":%" PRIu64
                ",\"tx_again\":%" PRIu64 ",\"tx_errors\":%" PRIu64 ",\"rx_ring_drops\":%"
-               PRIu64 ",\"tx_gso\":%" PRIu64 ",\"rx_gro\":%" PRIu64 "}", i ? "," : "",
+               PRIu64 ",\"tx_gso\":%" PRIu64 ",\"rx_gro\":%" PRIu64 ",\"rx_foreign\":%" PRIu64 "}",
+               i ? "," : "",
                r->name, r->kind, r->up, r->dim, r->railno, r->speed, r->inflight,
                r->window, r->stats.tx_frames, r->stats.tx_bytes, r->stats.rx_frames,
                r->stats.rx_bytes, r->stats.tx_again, r->stats.tx_errors,
-               r->stats.rx_ring_drops, r->stats.tx_gso, r->stats.rx_gro);
+               r->stats.rx_ring_drops, r->stats.tx_gso, r->stats.rx_gro,
+               r->stats.rx_foreign);
     }
     printf("],\"peers\":[");
     for (i = 0; i < h->npeers; i++) {

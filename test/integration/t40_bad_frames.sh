@@ -26,6 +26,13 @@ bad_frames() {
     mac=$(iface_mac n0 x0)
     HXB_TEST_USER=$injector on_user n1 python3 "$top/test/integration/inject_frames.py" "$iface" "$mac" 0 "$proc" $KEY 5 \
         > "$LOG/$name.inject" 2>&1 || fail "$name: injector: $(cat "$LOG/$name.inject")"
+    if [ "$name" = udp ]; then
+        # the rails' shared socket listens on every address: datagrams to
+        # the job's port at an address that is no rail's (the management
+        # network's) are counted as foreign and dropped, whatever they hold
+        HXB_TEST_USER=$injector on_user n1 python3 "$top/test/integration/inject_frames.py" udp:198.18.0.1 "$mac" 0 "$proc" $KEY 2 \
+            > "$LOG/$name.inject2" 2>&1 || fail "$name: injector (management address): $(cat "$LOG/$name.inject2")"
+    fi
     if [ "$injector" != root ]; then
         # nor can that user read the job's frames, on the job's own node:
         # not by its port (taken, even with SO_REUSEPORT: another user's),
@@ -64,6 +71,11 @@ print("refused: the job port, raw sockets, port 885")' \
         [ "$v" = "${c#*:}" ] || fail "$name: counter ${c%:*} is '$v', expected ${c#*:} (so many such frames injected)"
     done
     note "$name: 5 each of another job's tag, a forged tag (the job key), bad version, unknown kind, lying length, bad checksum: dropped and counted"
+    if [ "$name" = udp ]; then
+        v=$(stat "$LOG/$name.srv" rx_foreign)
+        [ "$v" = 12 ] || fail "$name: rx_foreign is '$v', expected 12 (datagrams sent to the job's port at the management address)"
+        note "$name: 12 datagrams to the job's port at the management address: counted as foreign, dropped"
+    fi
 }
 HXB_TEST_USER=root bad_frames raw root x0
 if [ "$HXB_TEST_USER" != root ]; then

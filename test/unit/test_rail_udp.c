@@ -2,7 +2,9 @@
  * interface: trains of frames leave as segmented datagrams (UDP_SEGMENT)
  * and come back coalesced (UDP_GRO); every frame must still arrive whole,
  * once and in order, whatever the lengths and destinations in a batch.
- * Needs no privilege: UDP sockets on 127.0.0.1. */
+ * Needs no privilege: UDP sockets on 127.0.0.1. Every test runs twice:
+ * rails with a socket each, and rails on a shared socket (bound to every
+ * address, IP_PKTINFO naming the interface both ways). */
 #include "hxb_rail.h"
 
 #include <arpa/inet.h>
@@ -10,6 +12,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAXF 256
 
@@ -60,12 +63,15 @@ static void on_frame(void *arg, hxb_rail_t *rail, void *data, size_t len,
     g->n++;
 }
 
+static int g_shared;     /* the loop's _i: 1 = shared sockets */
+
 static hxb_rail_t *open_lo(void)
 {
     char err[256];
     uint16_t port = 0;
     hxb_rail_t *r = NULL;
-    int ret = hxb_rail_open(HXB_RAIL_UDP, "lo", 0, &port, &r, err, sizeof(err));
+    int ret = g_shared ? hxb_rail_open_udp_shared("lo", &port, NULL, &r, err, sizeof(err)) :
+                         hxb_rail_open(HXB_RAIL_UDP, "lo", 0, &port, &r, err, sizeof(err));
 
     ck_assert_msg(ret == 0, "open a UDP rail on lo: %s", err);
     ck_assert_uint_ne(port, 0);
@@ -175,24 +181,29 @@ static void run_batch(int offload, int max)
     c->ops->close(c);
 }
 
-START_TEST(test_trains) { run_batch(1, 64); }
+START_TEST(test_trains) { g_shared = _i; run_batch(1, 64); }
 END_TEST
 
-START_TEST(test_trains_small_recv) { run_batch(1, 3); }
+START_TEST(test_trains_small_recv) { g_shared = _i; run_batch(1, 3); }
 END_TEST
 
-START_TEST(test_no_offload) { run_batch(0, 64); }
+START_TEST(test_no_offload) { g_shared = _i; run_batch(0, 64); }
 END_TEST
 
 /* frames to two peers behind one address (a relay's: it routes a whole
  * segmented datagram by its first frame) never share a datagram */
 START_TEST(test_trains_per_final_dst)
 {
-    hxb_rail_t *a = open_lo(), *b = open_lo();
-    hxb_raddr_t to_b = addr_of(b);
+    hxb_rail_t *a, *b;
     static uint8_t buf[20][9216];
     got_t g = {0};
     int k;
+    hxb_raddr_t to_b;
+
+    g_shared = _i;
+    a = open_lo();
+    b = open_lo();
+    to_b = addr_of(b);
 
     g_split = 10;
     for (k = 0; k < 20; k++) {   /* 40 KB: one datagram for one peer */
@@ -214,12 +225,18 @@ END_TEST
  * burst ack relies on it), even when coalesced datagrams overshoot max */
 START_TEST(test_recv_drained)
 {
-    hxb_rail_t *a = open_lo(), *b = open_lo();
-    hxb_raddr_t to_b = addr_of(b);
+    hxb_rail_t *a, *b;
     static uint8_t buf[40][9216];
-    struct pollfd pfd = {.fd = b->fd, .events = POLLIN};
     got_t g = {0};
     int k, got;
+    hxb_raddr_t to_b;
+    struct pollfd pfd;
+
+    g_shared = _i;
+    a = open_lo();
+    b = open_lo();
+    to_b = addr_of(b);
+    pfd = (struct pollfd){.fd = b->fd, .events = POLLIN};
 
     for (k = 0; k < 40; k++) {
         send_frame(a, &to_b, k, 4000, buf[k]);
@@ -242,12 +259,19 @@ END_TEST
  * the frames to a healthy peer behind it in the batch still go */
 START_TEST(test_refused_datagram_alone)
 {
-    hxb_rail_t *a = open_lo(), *b = open_lo(), *c = open_lo();
-    hxb_raddr_t to_b = addr_of(b), to_c = addr_of(c);
+    hxb_rail_t *a, *b, *c;
     static uint8_t big[70000], buf[3][1000];
     struct iovec iov = {big, sizeof(big)};
     got_t g = {0};
     int k;
+    hxb_raddr_t to_b, to_c;
+
+    g_shared = _i;
+    a = open_lo();
+    b = open_lo();
+    c = open_lo();
+    to_b = addr_of(b);
+    to_c = addr_of(c);
 
     ck_assert_int_eq(a->ops->send(a, &to_c, &iov, 1), 0);
     for (k = 0; k < 3; k++) {
@@ -287,13 +311,19 @@ static void on_peek(void *arg, hxb_rail_t *rail, void *data, size_t len,
 
 START_TEST(test_peek_leaves_frames)
 {
-    hxb_rail_t *a = open_lo(), *b = open_lo();
-    hxb_raddr_t to_b = addr_of(b);
+    hxb_rail_t *a, *b;
     static uint8_t buf[3][1000];
-    struct pollfd pfd = {.fd = b->fd, .events = POLLIN};
     got_t g = {0};
     size_t i;
     int k, round;
+    hxb_raddr_t to_b;
+    struct pollfd pfd;
+
+    g_shared = _i;
+    a = open_lo();
+    b = open_lo();
+    to_b = addr_of(b);
+    pfd = (struct pollfd){.fd = b->fd, .events = POLLIN};
 
     ck_assert_int_eq(b->ops->peek(b, on_peek, NULL, 16), 0);
     for (k = 0; k < 3; k++) {
@@ -322,19 +352,89 @@ START_TEST(test_peek_leaves_frames)
 }
 END_TEST
 
+/* rails on one shared socket: the first reads for all, the others have no
+ * descriptor and the first one's port (the process id); each sends by its
+ * own interface from that port; a socket that holds several rails' data
+ * cannot tell one rail's backlog; closed in any order, the port is free
+ * only after the last (tested on lo: one interface, so the arrival side's
+ * choice between rails is t40's, in the testbed) */
+START_TEST(test_shared_rails)
+{
+    hxb_rail_t *r0, *r1, *p;
+    hxb_raddr_t to_p, to_r;
+    static uint8_t buf[8][9216];
+    struct sockaddr_in sa = {.sin_family = AF_INET};
+    char err[256];
+    uint16_t port = 0, port1 = 0;
+    got_t g0 = {0}, gp = {0};
+    int k, fd;
+
+    ck_assert_int_eq(hxb_rail_open_udp_shared("lo", &port, NULL, &r0, err, sizeof(err)), 0);
+    ck_assert_int_eq(hxb_rail_open_udp_shared("lo", &port1, r0, &r1, err, sizeof(err)), 0);
+    ck_assert_uint_eq(port1, port);
+    ck_assert_uint_eq(r1->port, r0->port);
+    ck_assert_int_ge(r0->fd, 0);
+    ck_assert_int_eq(r1->fd, -1);
+    ck_assert_int_eq(r1->sysfd, -1);
+    ck_assert_int_eq(r0->ops->backlog(r0), -1);
+    g_shared = 0;
+    p = open_lo();
+    to_p = addr_of(p);
+    to_r = addr_of(r0);
+    /* out by the second rail, from the shared port */
+    for (k = 0; k < 4; k++) {
+        send_frame(r1, &to_p, k, 3000, buf[k]);
+    }
+    ck_assert_int_eq(r1->ops->flush(r1), 0);
+    recv_all(p, &gp, 4, 64);
+    ck_assert_int_eq(gp.n, 4);
+    ck_assert_int_eq(gp.bad, 0);
+    ck_assert_uint_eq(gp.src.port, r0->port);
+    ck_assert_uint_eq(r1->stats.tx_frames, 4);
+    ck_assert_uint_eq(r0->stats.tx_frames, 0);
+    /* in by the first: the second reads nothing */
+    for (k = 0; k < 4; k++) {
+        send_frame(p, &to_r, k, 3000, buf[4 + k]);
+    }
+    ck_assert_int_eq(p->ops->flush(p), 0);
+    recv_all(r0, &g0, 4, 64);
+    ck_assert_int_eq(g0.n, 4);
+    ck_assert_int_eq(g0.bad, 0);
+    ck_assert_int_eq(r1->ops->recv(r1, on_frame, &g0, 64), 0);
+    ck_assert_uint_eq(r0->stats.rx_foreign, 0);
+    /* the port stays ours until the last rail closes */
+    sa.sin_port = port;
+    r0->ops->close(r0);
+    fd = socket(AF_INET, SOCK_DGRAM, 0);
+    ck_assert_int_lt(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+    for (k = 0; k < 2; k++) {   /* and the other rail still sends */
+        send_frame(r1, &to_p, k, 1000, buf[k]);
+    }
+    ck_assert_int_eq(r1->ops->flush(r1), 0);
+    gp.n = 0;
+    recv_all(p, &gp, 2, 64);
+    ck_assert_int_eq(gp.n, 2);
+    r1->ops->close(r1);
+    ck_assert_int_eq(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+    close(fd);
+    p->ops->close(p);
+}
+END_TEST
+
 static Suite *udp_suite(void)
 {
     Suite *s = suite_create("rail_udp");
     TCase *tc = tcase_create("trains");
 
     tcase_set_timeout(tc, 30);
-    tcase_add_test(tc, test_trains);
-    tcase_add_test(tc, test_trains_small_recv);
-    tcase_add_test(tc, test_no_offload);
-    tcase_add_test(tc, test_trains_per_final_dst);
-    tcase_add_test(tc, test_recv_drained);
-    tcase_add_test(tc, test_refused_datagram_alone);
-    tcase_add_test(tc, test_peek_leaves_frames);
+    tcase_add_loop_test(tc, test_trains, 0, 2);
+    tcase_add_loop_test(tc, test_trains_small_recv, 0, 2);
+    tcase_add_loop_test(tc, test_no_offload, 0, 2);
+    tcase_add_loop_test(tc, test_trains_per_final_dst, 0, 2);
+    tcase_add_loop_test(tc, test_recv_drained, 0, 2);
+    tcase_add_loop_test(tc, test_refused_datagram_alone, 0, 2);
+    tcase_add_loop_test(tc, test_peek_leaves_frames, 0, 2);
+    tcase_add_test(tc, test_shared_rails);
     suite_add_tcase(s, tc);
     return s;
 }
