@@ -171,6 +171,9 @@ static int udp_flush(hxb_rail_t *r)
     hxb_rail_udp_t *u = (hxb_rail_udp_t *)r;
     int nd, done = 0, n, i;
 
+    if (u->ntx == 0) {
+        return 0;               /* every pass flushes every rail */
+    }
     nd = udp_build(u, 0, 0);
     while (done < nd) {
         n = sendmmsg(u->sfd, u->dgm + done, nd - done, MSG_DONTWAIT);
