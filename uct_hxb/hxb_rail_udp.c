@@ -293,10 +293,11 @@ static hxb_rail_udp_t *udp_rx_rail(hxb_rail_udp_t *u, int ifindex)
     return NULL;
 }
 
-/* a shared socket is read by the first of its rails alone */
+/* a shared socket is read by the rail that opened it alone (it has the
+ * receive buffers); after it closes, by none: the others are closing too */
 static int udp_reader(const hxb_rail_udp_t *u)
 {
-    return !u->hub || (u->hub->rails[0] == u);
+    return u->rxbuf != NULL;
 }
 
 /* Delivers whole datagrams until at least max frames are delivered or the
