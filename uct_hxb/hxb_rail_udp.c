@@ -58,7 +58,8 @@ typedef struct udp_dgram {
 
 typedef struct hxb_rail_udp hxb_rail_udp_t;
 
-/* the socket of shared rails; the first rail of the list reads it */
+/* the socket of shared rails; the rail that opened it reads it for all
+ * (udp_reader) */
 typedef struct udp_hub {
     int             fd;
     int             nrails;

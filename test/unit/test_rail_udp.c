@@ -63,14 +63,13 @@ static void on_frame(void *arg, hxb_rail_t *rail, void *data, size_t len,
     g->n++;
 }
 
-static int g_shared;     /* the loop's _i: 1 = shared sockets */
-
-static hxb_rail_t *open_lo(void)
+/* shared: a rail on a socket shared by rails (the loop's _i) */
+static hxb_rail_t *open_lo(int shared)
 {
     char err[256];
     uint16_t port = 0;
     hxb_rail_t *r = NULL;
-    int ret = g_shared ? hxb_rail_open_udp_shared("lo", &port, NULL, &r, err, sizeof(err)) :
+    int ret = shared ? hxb_rail_open_udp_shared("lo", &port, NULL, &r, err, sizeof(err)) :
                          hxb_rail_open(HXB_RAIL_UDP, "lo", 0, &port, &r, err, sizeof(err));
 
     ck_assert_msg(ret == 0, "open a UDP rail on lo: %s", err);
@@ -134,9 +133,9 @@ static const size_t LENS[] = {
 };
 #define NLENS ((int)(sizeof(LENS) / sizeof(LENS[0])))
 
-static void run_batch(int offload, int max)
+static void run_batch(int shared, int offload, int max)
 {
-    hxb_rail_t *a = open_lo(), *b = open_lo(), *c = open_lo();
+    hxb_rail_t *a = open_lo(shared), *b = open_lo(shared), *c = open_lo(shared);
     hxb_raddr_t to_b = addr_of(b), to_c = addr_of(c);
     static uint8_t buf[NLENS + 3][9216];
     got_t gb = {0}, gc = {0};
@@ -181,29 +180,24 @@ static void run_batch(int offload, int max)
     c->ops->close(c);
 }
 
-START_TEST(test_trains) { g_shared = _i; run_batch(1, 64); }
+START_TEST(test_trains) { run_batch(_i, 1, 64); }
 END_TEST
 
-START_TEST(test_trains_small_recv) { g_shared = _i; run_batch(1, 3); }
+START_TEST(test_trains_small_recv) { run_batch(_i, 1, 3); }
 END_TEST
 
-START_TEST(test_no_offload) { g_shared = _i; run_batch(0, 64); }
+START_TEST(test_no_offload) { run_batch(_i, 0, 64); }
 END_TEST
 
 /* frames to two peers behind one address (a relay's: it routes a whole
  * segmented datagram by its first frame) never share a datagram */
 START_TEST(test_trains_per_final_dst)
 {
-    hxb_rail_t *a, *b;
+    hxb_rail_t *a = open_lo(_i), *b = open_lo(_i);
+    hxb_raddr_t to_b = addr_of(b);
     static uint8_t buf[20][9216];
     got_t g = {0};
     int k;
-    hxb_raddr_t to_b;
-
-    g_shared = _i;
-    a = open_lo();
-    b = open_lo();
-    to_b = addr_of(b);
 
     g_split = 10;
     for (k = 0; k < 20; k++) {   /* 40 KB: one datagram for one peer */
@@ -225,18 +219,12 @@ END_TEST
  * burst ack relies on it), even when coalesced datagrams overshoot max */
 START_TEST(test_recv_drained)
 {
-    hxb_rail_t *a, *b;
+    hxb_rail_t *a = open_lo(_i), *b = open_lo(_i);
+    hxb_raddr_t to_b = addr_of(b);
     static uint8_t buf[40][9216];
+    struct pollfd pfd = {.fd = b->fd, .events = POLLIN};
     got_t g = {0};
     int k, got;
-    hxb_raddr_t to_b;
-    struct pollfd pfd;
-
-    g_shared = _i;
-    a = open_lo();
-    b = open_lo();
-    to_b = addr_of(b);
-    pfd = (struct pollfd){.fd = b->fd, .events = POLLIN};
 
     for (k = 0; k < 40; k++) {
         send_frame(a, &to_b, k, 4000, buf[k]);
@@ -259,19 +247,12 @@ END_TEST
  * the frames to a healthy peer behind it in the batch still go */
 START_TEST(test_refused_datagram_alone)
 {
-    hxb_rail_t *a, *b, *c;
+    hxb_rail_t *a = open_lo(_i), *b = open_lo(_i), *c = open_lo(_i);
+    hxb_raddr_t to_b = addr_of(b), to_c = addr_of(c);
     static uint8_t big[70000], buf[3][1000];
     struct iovec iov = {big, sizeof(big)};
     got_t g = {0};
     int k;
-    hxb_raddr_t to_b, to_c;
-
-    g_shared = _i;
-    a = open_lo();
-    b = open_lo();
-    c = open_lo();
-    to_b = addr_of(b);
-    to_c = addr_of(c);
 
     ck_assert_int_eq(a->ops->send(a, &to_c, &iov, 1), 0);
     for (k = 0; k < 3; k++) {
@@ -311,19 +292,13 @@ static void on_peek(void *arg, hxb_rail_t *rail, void *data, size_t len,
 
 START_TEST(test_peek_leaves_frames)
 {
-    hxb_rail_t *a, *b;
+    hxb_rail_t *a = open_lo(_i), *b = open_lo(_i);
+    hxb_raddr_t to_b = addr_of(b);
     static uint8_t buf[3][1000];
+    struct pollfd pfd = {.fd = b->fd, .events = POLLIN};
     got_t g = {0};
     size_t i;
     int k, round;
-    hxb_raddr_t to_b;
-    struct pollfd pfd;
-
-    g_shared = _i;
-    a = open_lo();
-    b = open_lo();
-    to_b = addr_of(b);
-    pfd = (struct pollfd){.fd = b->fd, .events = POLLIN};
 
     ck_assert_int_eq(b->ops->peek(b, on_peek, NULL, 16), 0);
     for (k = 0; k < 3; k++) {
@@ -377,8 +352,7 @@ START_TEST(test_shared_rails)
     ck_assert_int_eq(r1->fd, -1);
     ck_assert_int_eq(r1->sysfd, -1);
     ck_assert_int_eq(r0->ops->backlog(r0), -1);
-    g_shared = 0;
-    p = open_lo();
+    p = open_lo(0);
     to_p = addr_of(p);
     to_r = addr_of(r0);
     /* out by the second rail, from the shared port */
