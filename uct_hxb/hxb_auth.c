@@ -25,15 +25,52 @@ static uint64_t load64(const uint8_t *p)
     return w;
 }
 
+#define SIP_INIT(key)                                                         \
+    uint64_t v0 = 0x736f6d6570736575ull ^ (key)[0], v1 = 0x646f72616e646f6dull ^ (key)[1]; \
+    uint64_t v2 = 0x6c7967656e657261ull ^ (key)[0], v3 = 0x7465646279746573ull ^ (key)[1]
+
+#define SIP_WORD(m)                                                           \
+    do {                                                                      \
+        v3 ^= (m);                                                            \
+        SIPROUND(v0, v1, v2, v3);                                             \
+        SIPROUND(v0, v1, v2, v3);                                             \
+        v0 ^= (m);                                                            \
+    } while (0)
+
+#define SIP_FINAL(part, total)                                                \
+    do {                                                                      \
+        uint64_t last_ = (part) | ((uint64_t)((total) & 0xff) << 56);         \
+        SIP_WORD(last_);                                                      \
+        v2 ^= 0xff;                                                           \
+        SIPROUND(v0, v1, v2, v3);                                             \
+        SIPROUND(v0, v1, v2, v3);                                             \
+        SIPROUND(v0, v1, v2, v3);                                             \
+        SIPROUND(v0, v1, v2, v3);                                             \
+    } while (0)
+
+uint64_t hxb_siphash_buf(const uint64_t key[2], const void *data, size_t len)
+{
+    const uint8_t *p = data;
+    uint64_t part = 0;
+    size_t n;
+    SIP_INIT(key);
+
+    for (n = len; n >= 8; p += 8, n -= 8) {
+        SIP_WORD(load64(p));
+    }
+    memcpy(&part, p, n);    /* the tail, little-endian, zero above */
+    SIP_FINAL(part, len);
+    return v0 ^ v1 ^ v2 ^ v3;
+}
+
 uint64_t hxb_siphash(const uint64_t key[2], const struct iovec *iov, int iovcnt)
 {
-    uint64_t v0 = 0x736f6d6570736575ull ^ key[0], v1 = 0x646f72616e646f6dull ^ key[1];
-    uint64_t v2 = 0x6c7967656e657261ull ^ key[0], v3 = 0x7465646279746573ull ^ key[1];
-    uint64_t part = 0, m;
+    uint64_t part = 0;
     size_t total = 0, len;
     unsigned npart = 0;
     const uint8_t *p;
     int i;
+    SIP_INIT(key);
 
     for (i = 0; i < iovcnt; i++) {
         p = iov[i].iov_base;
@@ -44,35 +81,19 @@ uint64_t hxb_siphash(const uint64_t key[2], const struct iovec *iov, int iovcnt)
             part |= (uint64_t)*p++ << (8 * npart++);
             len--;
             if (npart == 8) {
-                v3 ^= part;
-                SIPROUND(v0, v1, v2, v3);
-                SIPROUND(v0, v1, v2, v3);
-                v0 ^= part;
+                SIP_WORD(part);
                 part = 0;
                 npart = 0;
             }
         }
         for (; len >= 8; p += 8, len -= 8) {
-            m = load64(p);
-            v3 ^= m;
-            SIPROUND(v0, v1, v2, v3);
-            SIPROUND(v0, v1, v2, v3);
-            v0 ^= m;
+            SIP_WORD(load64(p));
         }
         while (len--) {
             part |= (uint64_t)*p++ << (8 * npart++);
         }
     }
-    m = part | ((uint64_t)(total & 0xff) << 56);
-    v3 ^= m;
-    SIPROUND(v0, v1, v2, v3);
-    SIPROUND(v0, v1, v2, v3);
-    v0 ^= m;
-    v2 ^= 0xff;
-    SIPROUND(v0, v1, v2, v3);
-    SIPROUND(v0, v1, v2, v3);
-    SIPROUND(v0, v1, v2, v3);
-    SIPROUND(v0, v1, v2, v3);
+    SIP_FINAL(part, total);
     return v0 ^ v1 ^ v2 ^ v3;
 }
 

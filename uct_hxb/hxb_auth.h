@@ -26,6 +26,10 @@ typedef struct hxb_auth {
 /* SipHash-2-4 of the bytes of iov[0..iovcnt) (Aumasson and Bernstein) */
 uint64_t hxb_siphash(const uint64_t key[2], const struct iovec *iov, int iovcnt);
 
+/* the same of len contiguous bytes: whole words, no piece bookkeeping (a
+ * frame's header and extension, hashed on every frame both ways) */
+uint64_t hxb_siphash_buf(const uint64_t key[2], const void *data, size_t len);
+
 /* the 128-bit key derived from a secret of len bytes */
 void hxb_auth_derive(const void *secret, size_t len, uint64_t key[2]);
 

@@ -96,6 +96,12 @@ struct hxb_rail {
      * hxb_now()'s clock (0: unknown); the receiver reports how long frames
      * waited in its host (ACK hold_us), which is not path delay */
     double           rx_stamp;
+    /* CLOCK_REALTIME minus hxb_now()'s clock, in which the kernel stamps
+     * received frames: set by the engine every link check (0: not yet, ask
+     * the clocks), so a receive costs no clock reads. Stale by up to that
+     * period after a step of the wall clock; a hold it mismeasures then is
+     * one ACK's. */
+    double           real_off;
     hxb_rail_stats_t stats;
 };
 

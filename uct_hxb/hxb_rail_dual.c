@@ -137,6 +137,7 @@ static int dual_recv(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
     dual_rx_t x = {.cb = cb, .arg = arg, .rail = r};
     int n;
 
+    d->raw->real_off = d->udp->real_off = r->real_off;
     n = d->raw->ops->recv(d->raw, dual_rx_cb, &x, max);
     if (n < max) {
         d->udp->sys_ready = r->sys_ready;

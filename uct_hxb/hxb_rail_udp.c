@@ -93,6 +93,9 @@ struct hxb_rail_udp {
         struct cmsghdr align;
     } rxctl[UDP_RX_BATCH];
     int                nrx;        /* receive buffers                       */
+    int                rx_dirty;   /* rxm entries the kernel filled since
+                                      they were last made ready: it writes
+                                      back only the datagrams it returns   */
     uint8_t           *rxbuf;
 };
 
@@ -294,6 +297,15 @@ static hxb_rail_udp_t *udp_rx_rail(hxb_rail_udp_t *u, int ifindex)
     return NULL;
 }
 
+/* receive entry i ready for the kernel: its address and control buffers
+ * whole again */
+static void udp_rx_ready(hxb_rail_udp_t *u, int i)
+{
+    u->rxm[i].msg_hdr.msg_namelen = sizeof(u->rxaddr[i]);
+    u->rxm[i].msg_hdr.msg_control = u->rxctl[i].buf;
+    u->rxm[i].msg_hdr.msg_controllen = sizeof(u->rxctl[i].buf);
+}
+
 /* a shared socket is read by the rail that opened it alone (it has the
  * receive buffers); after it closes, by none: the others are closing too */
 static int udp_reader(const hxb_rail_udp_t *u)
@@ -318,17 +330,17 @@ static int udp_recv(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
     memset(&src, 0, sizeof(src));
     while (got < max) {
         want = max - got < u->nrx ? max - got : u->nrx;
-        for (i = 0; i < want; i++) {
-            u->rxm[i].msg_hdr.msg_namelen = sizeof(u->rxaddr[i]);
-            u->rxm[i].msg_hdr.msg_control = u->rxctl[i].buf;
-            u->rxm[i].msg_hdr.msg_controllen = sizeof(u->rxctl[i].buf);
+        for (i = 0; i < u->rx_dirty; i++) {
+            udp_rx_ready(u, i);
         }
+        u->rx_dirty = 0;
         n = recvmmsg(u->sfd, u->rxm, want, MSG_DONTWAIT, NULL);
         if (n <= 0) {
             break;
         }
+        u->rx_dirty = n;
         if (got == 0) {
-            real_off = hxb_clock_real_offset();
+            real_off = r->real_off ? r->real_off : hxb_clock_real_offset();
         }
         for (i = 0; i < n; i++) {
             uint8_t *p = u->rxiov[i].iov_base;
@@ -574,6 +586,7 @@ static int udp_socket(hxb_rail_udp_t *u, const char *ifname, int any, uint16_t *
         u->rxm[i].msg_hdr.msg_iov = &u->rxiov[i];
         u->rxm[i].msg_hdr.msg_iovlen = 1;
         u->rxm[i].msg_hdr.msg_name = &u->rxaddr[i];
+        udp_rx_ready(u, i);
     }
     u->sfd = u->super.fd = u->super.sysfd = fd;
     u->super.sys_ready = 1;

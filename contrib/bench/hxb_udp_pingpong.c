@@ -24,6 +24,13 @@
  *             epoll alone, beside recvmmsg)
  *   tcp       a TCP connection instead, one recv(MSG_DONTWAIT) per pass (the
  *             kernel path UCX's tcp transport takes), for comparison
+ *   rail      the socket as an hxb UDP rail sets it up (hxb_rail_udp.c):
+ *             bound to the port on every address, SO_TIMESTAMPNS, IP_PKTINFO
+ *             (the arrival interface read; each datagram sent by sendmmsg
+ *             with the rail's interface and address), UDP_GRO and 16
+ *             buffers of 64 KiB per recvmmsg. PP_RAIL="any ts pktinfo gro"
+ *             (the default) names the parts to keep, to find what each
+ *             costs. The rail's interface is the one holding ADDR.
  * Sends are sendto() of 52 bytes (an hxb header and an 8-byte message).
  * The client prints the median and mean half round trip in microseconds.
  * The server ends after answering the client's N + 1000 datagrams (1000 to
@@ -35,6 +42,9 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <sys/epoll.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netinet/udp.h>
 #include <sys/mman.h>
 #include <liburing.h>
 #include <netinet/in.h>
@@ -60,8 +70,75 @@ typedef struct pp {
     struct msghdr mh;
 } pp_t;
 
-enum { M_RECVMMSG, M_RECVMSG, M_URING, M_TCP, M_CONNECTED, M_REUSE, M_EPOLL };
+enum { M_RECVMMSG, M_RECVMSG, M_URING, M_TCP, M_CONNECTED, M_REUSE, M_EPOLL, M_RAIL };
 static int g_reuse;
+
+#ifndef UDP_GRO
+#define UDP_GRO 104
+#endif
+
+/* M_RAIL: which of an hxb rail's socket options are on, its interface and
+ * address, and the sender of the last datagram read */
+static struct {
+    int any, ts, pktinfo, gro, ifindex;
+    struct in_addr src;
+    struct sockaddr_in from;
+} g_rail;
+
+static void rail_opts(const char *addr)
+{
+    const char *s = getenv("PP_RAIL") ? getenv("PP_RAIL") : "any ts pktinfo gro";
+    struct ifaddrs *ifa, *a;
+
+    g_rail.any = strstr(s, "any") != NULL;
+    g_rail.ts = strstr(s, "ts") != NULL;
+    g_rail.pktinfo = strstr(s, "pktinfo") != NULL;
+    g_rail.gro = strstr(s, "gro") != NULL;
+    inet_pton(AF_INET, addr, &g_rail.src);
+    if (getifaddrs(&ifa) == 0) {
+        for (a = ifa; a; a = a->ifa_next) {
+            if (a->ifa_addr && a->ifa_addr->sa_family == AF_INET &&
+                ((struct sockaddr_in *)a->ifa_addr)->sin_addr.s_addr == g_rail.src.s_addr) {
+                g_rail.ifindex = (int)if_nametoindex(a->ifa_name);
+            }
+        }
+        freeifaddrs(ifa);
+    }
+}
+
+/* M_RAIL's send: sendmmsg of one datagram, with IP_PKTINFO naming the
+ * rail's interface and address when the socket is bound to every address */
+static void rail_send(int fd, const void *msg, size_t len, const struct sockaddr_in *to)
+{
+    union {
+        char buf[CMSG_SPACE(sizeof(struct in_pktinfo))];
+        struct cmsghdr align;
+    } ctl;
+    struct iovec iov = {(void *)msg, len};
+    struct mmsghdr m;
+
+    memset(&m, 0, sizeof(m));
+    m.msg_hdr.msg_name = (void *)to;
+    m.msg_hdr.msg_namelen = sizeof(*to);
+    m.msg_hdr.msg_iov = &iov;
+    m.msg_hdr.msg_iovlen = 1;
+    if (g_rail.pktinfo) {
+        struct cmsghdr *c;
+        struct in_pktinfo pi;
+        memset(&ctl, 0, sizeof(ctl));
+        m.msg_hdr.msg_control = ctl.buf;
+        m.msg_hdr.msg_controllen = sizeof(ctl.buf);
+        c = CMSG_FIRSTHDR(&m.msg_hdr);
+        c->cmsg_level = IPPROTO_IP;
+        c->cmsg_type = IP_PKTINFO;
+        c->cmsg_len = CMSG_LEN(sizeof(pi));
+        memset(&pi, 0, sizeof(pi));
+        pi.ipi_ifindex = g_rail.ifindex;
+        pi.ipi_spec_dst = g_rail.src;
+        memcpy(CMSG_DATA(c), &pi, sizeof(pi));
+    }
+    sendmmsg(fd, &m, 1, 0);
+}
 
 static double now_us(void)
 {
@@ -173,6 +250,45 @@ static int poll_once(pp_t *p)
         (void)iov;
         return recvmmsg(p->fd, mm, (unsigned)vlen, MSG_DONTWAIT, NULL) >= 1;
     }
+    case M_RAIL: {
+        /* as udp_recv: 16 buffers (of 64 KiB with GRO), a control buffer
+         * and the sender's address each, the control messages walked */
+        static struct mmsghdr mm[16];
+        static struct iovec iv[16];
+        static struct sockaddr_in nm[16];
+        static union {
+            char buf[128];
+            struct cmsghdr align;
+        } ctl[16];
+        static uint8_t *big;
+        size_t bs = g_rail.gro ? 65536 : BUFSZ;
+        struct cmsghdr *c;
+        int j, r;
+        if (!big) {
+            big = malloc(bs * 16);
+        }
+        for (j = 0; j < 16; j++) {
+            iv[j].iov_base = big + bs * (size_t)j;
+            iv[j].iov_len = bs;
+            mm[j].msg_hdr = (struct msghdr){.msg_name = &nm[j], .msg_namelen = sizeof(nm[j]),
+                                            .msg_iov = &iv[j], .msg_iovlen = 1,
+                                            .msg_control = ctl[j].buf,
+                                            .msg_controllen = sizeof(ctl[j].buf)};
+        }
+        r = recvmmsg(p->fd, mm, 16, MSG_DONTWAIT, NULL);
+        if (r < 1) {
+            return 0;
+        }
+        for (c = CMSG_FIRSTHDR(&mm[0].msg_hdr); c; c = CMSG_NXTHDR(&mm[0].msg_hdr, c)) {
+            if (c->cmsg_level == IPPROTO_IP && c->cmsg_type == IP_PKTINFO) {
+                struct in_pktinfo pi;
+                memcpy(&pi, CMSG_DATA(c), sizeof(pi));
+                got = pi.ipi_ifindex == g_rail.ifindex;
+            }
+        }
+        g_rail.from = nm[0];
+        return 1;
+    }
     case M_TCP: {
         static size_t have;
         ssize_t r = recv(p->fd, buf + have, LEN - have, MSG_DONTWAIT);
@@ -225,6 +341,20 @@ static int sock_at(const char *addr, int port, struct sockaddr_in *sa)
     sa->sin_family = AF_INET;
     sa->sin_port = htons(port);
     inet_pton(AF_INET, addr, &sa->sin_addr);
+    if (fd >= 0 && g_rail.src.s_addr) {   /* M_RAIL */
+        if (g_rail.any) {
+            sa->sin_addr.s_addr = htonl(INADDR_ANY);
+        }
+        if (g_rail.ts) {
+            setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one));
+        }
+        if (g_rail.pktinfo) {
+            setsockopt(fd, IPPROTO_IP, IP_PKTINFO, &one, sizeof(one));
+        }
+        if (g_rail.gro) {
+            setsockopt(fd, SOL_UDP, UDP_GRO, &one, sizeof(one));
+        }
+    }
     if (fd < 0 || bind(fd, (struct sockaddr *)sa, sizeof(*sa)) < 0) {
         perror("bind");
         exit(1);
@@ -296,7 +426,7 @@ int main(int argc, char **argv)
         }
     }
     if (argc - optind < (server ? 2 : 4)) {
-        fprintf(stderr, "usage: %s -s ADDR PORT | -c ADDR PORT PEER PEERPORT [-m recvmmsg|recvmsg|uring|connected|reuseport|epoll|tcp] [-n N]\n",
+        fprintf(stderr, "usage: %s -s ADDR PORT | -c ADDR PORT PEER PEERPORT [-m recvmmsg|recvmsg|uring|connected|reuseport|epoll|tcp|rail] [-n N]\n",
                 argv[0]);
         return 2;
     }
@@ -306,6 +436,10 @@ int main(int argc, char **argv)
              !strcmp(mode, "reuseport") ? M_REUSE : !strcmp(mode, "epoll") ? M_EPOLL :
              M_RECVMMSG;
     g_reuse = p.mode == M_REUSE;
+    if (!strcmp(mode, "rail")) {
+        p.mode = M_RAIL;
+        rail_opts(argv[optind]);
+    }
     if (p.mode == M_TCP) {
         int one = 1, l;
         memset(&me, 0, sizeof(me));
@@ -365,6 +499,16 @@ int main(int argc, char **argv)
 
         g_want = n + 1000L;
         for (;;) {
+            if (p.mode == M_RAIL) {
+                got = poll_once(&p);
+                if (got) {
+                    rail_send(p.fd, msg, LEN, &g_rail.from);
+                }
+                if (server_done(got)) {
+                    return 0;
+                }
+                continue;
+            }
             if (!known || p.mode == M_RECVMMSG || p.mode == M_RECVMSG) {
                 fl = sizeof(from);
                 got = recvfrom(p.fd, msg, sizeof(msg), MSG_DONTWAIT, (struct sockaddr *)&from,
@@ -413,6 +557,8 @@ int main(int argc, char **argv)
             send(p.fd, msg, LEN, 0);
         } else if (p.mode == M_REUSE) {
             send(p.cfd, msg, LEN, 0);
+        } else if (p.mode == M_RAIL) {
+            rail_send(p.fd, msg, LEN, &peer);
         } else {
             sendto(p.fd, msg, LEN, 0, (struct sockaddr *)&peer, sizeof(peer));
         }

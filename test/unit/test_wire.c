@@ -212,6 +212,72 @@ START_TEST(test_siphash_vector)
     iov[2].iov_base = msg + 12;
     iov[2].iov_len = 3;
     ck_assert_uint_eq(hxb_siphash(AUTH.key, iov, 3), 0xa129ca6149be45e5ull);
+    ck_assert_uint_eq(hxb_siphash_buf(AUTH.key, msg, 15), 0xa129ca6149be45e5ull);
+}
+END_TEST
+
+/* a frame's tag is the MAC of exactly PROTOCOL.md 8.13's bytes: the
+ * header with tag, csum, hops, rail and the CSUM flag zeroed, then the
+ * extension (header mode; an ACK's bitmap included), however the frame's
+ * pieces are split; short ones by the one-buffer path, a long ACK by pieces */
+START_TEST(test_tag_bytes)
+{
+    static const size_t exts[] = {8, 16, 40, 16 + 256};
+    uint8_t ext[16 + 256], ref[sizeof(hxb_hdr_t) + sizeof(ext)];
+    struct iovec iov[2], one;
+    hxb_hdr_t h, z;
+    size_t i, k, cut, pl;
+
+    for (k = 0; k < sizeof(ext); k++) {
+        ext[k] = (uint8_t)(k * 13 + 1);
+    }
+    for (i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
+        memset(&h, 0x5a, sizeof(h));
+        h.kind = exts[i] == 8 ? HXB_K_AM : exts[i] == 16 ? HXB_K_PUT :
+                 exts[i] == 40 ? HXB_K_ATOMIC : HXB_K_ACK;
+        pl = h.kind == HXB_K_ACK ? 0 : 8;  /* a payload, not hashed */
+        h.len = (uint16_t)(exts[i] + pl);
+        h.flags = HXB_F_CSUM | HXB_F_SEQ;
+        z = h;
+        z.tag = 0;
+        z.csum = 0;
+        z.hops = 0;
+        z.rail = 0;
+        z.flags = HXB_F_SEQ;
+        memcpy(ref, &z, sizeof(z));
+        memcpy(ref + sizeof(z), ext, exts[i]);
+        one = (struct iovec){ref, sizeof(z) + exts[i]};
+        for (cut = 0; cut <= exts[i]; cut += 3) {
+            iov[0] = (struct iovec){ext, cut};
+            iov[1] = (struct iovec){ext + cut, exts[i] + pl - cut};
+            ck_assert_uint_eq(hxb_frame_tag(&AUTH, &h, iov, 2), hxb_siphash(AUTH.key, &one, 1));
+        }
+    }
+}
+END_TEST
+
+/* the contiguous SipHash (the tag's fast path) and the one over pieces
+ * agree on every length and every split, tails and empty pieces included */
+START_TEST(test_siphash_buf_pieces)
+{
+    uint8_t msg[80];
+    struct iovec iov[3];
+    size_t len, a, b;
+
+    for (len = 0; len < sizeof(msg); len++) {
+        msg[len] = (uint8_t)(len * 37 + 11);
+    }
+    for (len = 0; len <= sizeof(msg); len++) {
+        for (a = 0; a <= len; a += 3) {
+            for (b = a; b <= len; b += 5) {
+                iov[0] = (struct iovec){msg, a};
+                iov[1] = (struct iovec){msg + a, b - a};
+                iov[2] = (struct iovec){msg + b, len - b};
+                ck_assert_uint_eq(hxb_siphash(AUTH.key, iov, 3),
+                                  hxb_siphash_buf(AUTH.key, msg, len));
+            }
+        }
+    }
 }
 END_TEST
 
@@ -699,6 +765,8 @@ static Suite *wire_suite(void)
     tcase_add_test(tc, test_truncated_header);
     tcase_add_test(tc, test_bad_version);
     tcase_add_test(tc, test_siphash_vector);
+    tcase_add_test(tc, test_siphash_buf_pieces);
+    tcase_add_test(tc, test_tag_bytes);
     tcase_add_test(tc, test_wrong_tag);
     tcase_add_test(tc, test_unknown_kind);
     tcase_add_test(tc, test_lying_length);
