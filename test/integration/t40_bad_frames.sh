@@ -10,16 +10,20 @@
 #  - udp: an ordinary user's processes (UDP rails), and the same frames as
 #    UDP datagrams sent by another ordinary user (hxbuser2): what anyone on
 #    the cluster can send; and that user, on the job's node, can open
-#    nothing that would show it the job's frames.
+#    nothing that would show it the job's frames. Twice: on both rails (one
+#    socket bound to every address, UCX_HXB_UDP_SHARED) and on one rail (its
+#    own socket, bound to the rail's address).
 TNAME=t40
 . "$(dirname "$0")/lib.sh"
-tb_up --grid 2 --rails 1
+tb_up --grid 2 --rails 2
 
-# bad_frames NAME INJECTOR_USER IFACE: server on n0, injection from n1, client
+# bad_frames NAME INJECTOR_USER IFACE [ENV...]: server on n0, injection
+# from n1, client; ENV (VAR=VALUE) for both processes
 bad_frames() {
     local name=$1 injector=$2 iface=$3 port=$((20000 + RANDOM % 20000)) proc mac srv
+    shift 3
     # shellcheck disable=SC2046
-    on_user n0 $(hxb_env) "$HXB_BIN/hxb-ucp-test" -p $port -n 100 -m 100000 -t 120 > "$LOG/$name.srv" 2>&1 &
+    on_user n0 $(hxb_env "$@") "$HXB_BIN/hxb-ucp-test" -p $port -n 100 -m 100000 -t 120 > "$LOG/$name.srv" 2>&1 &
     srv=$!
     # the server's process id on its node is the UDP port it reserved
     proc=$(proc_port hxb-ucp-test n0) || fail "$name: server did not start"
@@ -63,7 +67,7 @@ print("refused: the job port, raw sockets, port 885")' \
         note "$name: $injector on the job's node: $(cat "$LOG/$name.read")"
     fi
     # shellcheck disable=SC2046
-    on_user n1 $(hxb_env) "$HXB_BIN/hxb-ucp-test" -c 198.18.0.1 -p $port -n 100 -m 100000 -t 120 > "$LOG/$name.cli" 2>&1 ||
+    on_user n1 $(hxb_env "$@") "$HXB_BIN/hxb-ucp-test" -c 198.18.0.1 -p $port -n 100 -m 100000 -t 120 > "$LOG/$name.cli" 2>&1 ||
         fail "$name: client: $(grep FAIL "$LOG/$name.cli")"
     wait $srv || fail "$name: server: $(grep FAIL "$LOG/$name.srv")"
     for c in auth:10 version:5 kind:5 length:5 checksum:5; do
@@ -80,4 +84,8 @@ print("refused: the job port, raw sockets, port 885")' \
 HXB_TEST_USER=root bad_frames raw root x0
 if [ "$HXB_TEST_USER" != root ]; then
     bad_frames udp hxbuser2 "udp:$(iface_ip n0 x0)"
+    # a socket per rail, bound to its address (as a process on one UDP
+    # rail has): isolated the same way; datagrams to the management
+    # address never reach it
+    bad_frames udp_own hxbuser2 "udp:$(iface_ip n0 x0)" UCX_HXB_UDP_SHARED=n
 fi
