@@ -29,8 +29,8 @@
  *             (the arrival interface read; each datagram sent by sendmmsg
  *             with the rail's interface and address), UDP_GRO and 16
  *             buffers of 64 KiB per recvmmsg. PP_RAIL="any ts pktinfo gro"
- *             (the default) names the parts to keep, to find what each
- *             costs. The rail's interface is the one holding ADDR.
+ *             (the default, also when empty; "none" for none) names the
+ *             parts to keep, to find what each costs. The rail's interface is the one holding ADDR.
  * Sends are sendto() of 52 bytes (an hxb header and an 8-byte message).
  * The client prints the median and mean half round trip in microseconds.
  * The server ends after answering the client's N + 1000 datagrams (1000 to
@@ -87,8 +87,12 @@ static struct {
 
 static void rail_opts(const char *addr)
 {
-    const char *s = getenv("PP_RAIL") ? getenv("PP_RAIL") : "any ts pktinfo gro";
+    const char *s = getenv("PP_RAIL");
     struct ifaddrs *ifa, *a;
+
+    if (!s || !*s) {            /* unset or empty: as a rail; "none": none */
+        s = "any ts pktinfo gro";
+    }
 
     g_rail.any = strstr(s, "any") != NULL;
     g_rail.ts = strstr(s, "ts") != NULL;
