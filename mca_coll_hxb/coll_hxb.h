@@ -49,6 +49,8 @@ typedef struct mca_coll_hxb_component {
     int   verbose;
     bool  print_stats;
     int   allreduce_rsag_min;   /* bytes: reduce-scatter + allgather from here */
+    int   allreduce_rd_min;     /* nodes: small vectors by recursive doubling on
+                                   lines this long (a power of two) */
     int   segsize;              /* bytes per piece of the pipelined schedules */
     int   nb_idle_us;           /* worker: sleep when idle (us); 0: yield only */
     int   alltoall_direct_min;  /* bytes per block: direct exchange from here */
@@ -91,7 +93,7 @@ OBJ_CLASS_DECLARATION(mca_coll_hxb_module_t);
  * MPI_T write may change them between calls, also before a queued
  * non-blocking call starts, and every rank must choose the same schedule) */
 typedef struct mca_coll_hxb_tune {
-    int  allreduce_rsag_min, alltoall_direct_min, alltoall_pieces_min,
+    int  allreduce_rsag_min, allreduce_rd_min, alltoall_direct_min, alltoall_pieces_min,
          allgather_pieces_min;
     long segsize;
 } mca_coll_hxb_tune_t;

@@ -1,7 +1,9 @@
 /* Allreduce: reduce at each node's leader; then between leaders, for small
  * vectors, per dimension every leader sends its partial result to the peers
  * of its line and reduces all of the line's partials in line order (the
- * same expression on every peer, so all ranks get identical bits); from
+ * same expression on every peer, so all ranks get identical bits), or on
+ * long lines (coll_hxb_allreduce_rd_min nodes, a power of two) recursive
+ * doubling, each pair reducing lower op higher (again the same bits); from
  * coll_hxb_allreduce_rsag_min bytes, reduce-scatter + allgather along the
  * lines (coll_hxb_allreduce_rsag.c). Leaders fan the result out to their
  * locals. Commutative ops only: others fall back. */
@@ -39,6 +41,36 @@ static int line_allreduce(mca_coll_hxb_ctx_t *c, void *buf, int count,
     return rc;
 }
 
+/* Leaders, a line of n = 2^k nodes: recursive doubling, k steps of one
+ * exchange each (n k messages on the line, not n(n-1): on a line of 8, 24
+ * against 56, which an oversubscribed node pays in CPU). Both of a pair
+ * compute lower op higher, so the group shares its bits at every step. */
+static int line_allreduce_rd(mca_coll_hxb_ctx_t *c, void *buf, int count,
+                             ompi_datatype_t *dt, ompi_op_t *op, int d)
+{
+    mca_coll_hxb_module_t *m = c->m;
+    int n = m->dimsz[d], me = m->my_idx[d], rc = OMPI_SUCCESS;
+    char *raw = NULL, *in = mca_coll_hxb_tmp(dt, count, &raw);
+
+    if (NULL == in) return OMPI_ERR_OUT_OF_RESOURCE;
+    for (int k = 1; k < n && OMPI_SUCCESS == rc; k <<= 1) {
+        int j = me ^ k, peer = mca_coll_hxb_line_peer(m, d, j);
+        rc = mca_coll_hxb_irecv(c, in, count, dt, peer);
+        if (OMPI_SUCCESS == rc) rc = mca_coll_hxb_isend(c, buf, count, dt, peer);
+        int rc2 = mca_coll_hxb_waitall(c);
+        if (OMPI_SUCCESS == rc) rc = rc2;
+        if (OMPI_SUCCESS != rc) break;
+        if (me < j) {               /* in = buf op in, then ours */
+            ompi_op_reduce(op, buf, in, count, dt);
+            ompi_datatype_copy_content_same_ddt(dt, count, buf, in);
+        } else {                    /* buf = in op buf */
+            ompi_op_reduce(op, in, buf, count, dt);
+        }
+    }
+    free(raw);
+    return rc;
+}
+
 int mca_coll_hxb_allreduce_do(mca_coll_hxb_ctx_t *c, const void *sbuf, void *rbuf,
                               int count, ompi_datatype_t *dt, ompi_op_t *op)
 {
@@ -56,8 +88,12 @@ int mca_coll_hxb_allreduce_do(mca_coll_hxb_ctx_t *c, const void *sbuf, void *rbu
         if (OMPI_SUCCESS != (rc = mca_coll_hxb_allreduce_rsag(c, rbuf, count, dt, op))) return rc;
     } else if (c->rank == m->leader) {
         for (int d = 0; d < MCA_COLL_HXB_DIMS; d++) {
-            if (m->dimsz[d] > 1 &&
-                OMPI_SUCCESS != (rc = line_allreduce(c, rbuf, count, dt, op, d))) return rc;
+            int n = m->dimsz[d], rd_min = c->tune.allreduce_rd_min;
+            if (n < 2) continue;
+            rc = rd_min > 0 && n >= rd_min && 0 == (n & (n - 1))
+                 ? line_allreduce_rd(c, rbuf, count, dt, op, d)
+                 : line_allreduce(c, rbuf, count, dt, op, d);
+            if (OMPI_SUCCESS != rc) return rc;
         }
     }
     return mca_coll_hxb_node_bcast(c, rbuf, count, dt, -1);

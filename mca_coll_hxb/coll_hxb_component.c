@@ -28,6 +28,7 @@ mca_coll_hxb_component_t mca_coll_hxb_component = {
     .priority = 90,
     .enable = true,
     .allreduce_rsag_min = 16384,
+    .allreduce_rd_min = 8,
     .segsize = 0,
     .nb_idle_us = 20,
     .alltoall_direct_min = 4096,
@@ -84,6 +85,12 @@ static int mca_coll_hxb_register(void)
         "partial to every line peer (3 steps, fewest messages). -1: never. Read at each call "
         "(MPI_T may change it, the same on every rank)",
         &k->allreduce_rsag_min);
+    tuning_var(c, "allreduce_rd_min",
+        "Allreduce below allreduce_rsag_min bytes on a line of at least this many nodes, a power "
+        "of two: recursive doubling along the line (log2(n) steps of one exchange each, n log2(n) "
+        "messages) instead of one step in which every leader sends to every line peer (n(n-1) "
+        "messages: on a line of 8, 24 against 56). 0: never. Read at each call",
+        &k->allreduce_rd_min);
     tuning_var(c, "segsize",
         "Bytes per piece of the reduce-scatter + allgather: pieces proceed independently, piece p "
         "visiting the dimensions in an order rotated by p, so all dimensions' rails carry data at once "

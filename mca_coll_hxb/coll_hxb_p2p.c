@@ -24,6 +24,7 @@ void mca_coll_hxb_tune_get(mca_coll_hxb_tune_t *t)
 {
     const mca_coll_hxb_component_t *k = &mca_coll_hxb_component;
     t->allreduce_rsag_min = k->allreduce_rsag_min;
+    t->allreduce_rd_min = k->allreduce_rd_min;
     t->alltoall_direct_min = k->alltoall_direct_min;
     t->alltoall_pieces_min = k->alltoall_pieces_min;
     t->allgather_pieces_min = k->allgather_pieces_min;

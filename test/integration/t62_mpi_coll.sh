@@ -94,7 +94,9 @@ stats() {
 LINES=(--mca coll_hxb_alltoall_direct_min -1)
 ob1 ob1_coll "$NP" "${LINES[@]}" "$top/hxb-mpi-coll" -p -b
 stats ob1_coll "$NP" 1
-ob1 ob1_coll_1pn "$NODES" "${LINES[@]}" --mca coll_hxb_segsize -1 --mca coll_hxb_alltoall_pieces_min 1 --mca coll_hxb_allgather_pieces_min 1 "$top/hxb-mpi-coll"
+# one rank per node: small Allreduce by recursive doubling on every line
+# (allreduce_rd_min 2; by default from lines of 8), the others as above
+ob1 ob1_coll_1pn "$NODES" "${LINES[@]}" --mca coll_hxb_allreduce_rd_min 2 --mca coll_hxb_segsize -1 --mca coll_hxb_alltoall_pieces_min 1 --mca coll_hxb_allgather_pieces_min 1 "$top/hxb-mpi-coll"
 stats ob1_coll_1pn "$NODES" 1
 ucx ucx_coll "$NP" "${LINES[@]}" "$top/hxb-mpi-coll" -p
 stats ucx_coll "$NP" 1
