@@ -6,6 +6,8 @@
 #ifndef HXB_RAIL_H
 #define HXB_RAIL_H
 
+#include "hxb_clock.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/uio.h>
@@ -104,6 +106,13 @@ struct hxb_rail {
     double           real_off;
     hxb_rail_stats_t stats;
 };
+
+/* CLOCK_REALTIME minus hxb_now()'s clock for a receive: the engine's,
+ * else asked now */
+static inline double hxb_rail_real_off(const hxb_rail_t *rail)
+{
+    return rail->real_off ? rail->real_off : hxb_clock_real_offset();
+}
 
 static inline int hxb_rail_carrier_csum(hxb_rail_t *rail, const hxb_raddr_t *dst,
                                         size_t len)

@@ -179,7 +179,7 @@ static int raw_recv(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
     memset(&src, 0, sizeof(src));
     while (n < max && (tp = raw_ready(w, w->head))) {
         if (n == 0) {
-            off = r->real_off ? r->real_off : hxb_clock_real_offset();
+            off = hxb_rail_real_off(r);
         }
         r->rx_stamp = (double)tp->tp_sec + tp->tp_nsec * 1e-9 - off;
         if (tp->tp_status & TP_STATUS_LOSING) {

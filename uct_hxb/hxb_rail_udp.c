@@ -340,7 +340,7 @@ static int udp_recv(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
         }
         u->rx_dirty = n;
         if (got == 0) {
-            real_off = r->real_off ? r->real_off : hxb_clock_real_offset();
+            real_off = hxb_rail_real_off(r);
         }
         for (i = 0; i < n; i++) {
             uint8_t *p = u->rxiov[i].iov_base;

@@ -151,6 +151,18 @@ size_t hxb_frame_tag_len(const hxb_auth_t *auth, const hxb_hdr_t *h)
  * an ACK's bitmap) from one buffer: whole words, no pieces */
 #define TAG_BUF 128
 
+/* the header as the tag covers it: tag, csum, hops, rail and the CSUM
+ * flag zeroed (PROTOCOL.md 8.13) */
+static void tag_header(hxb_hdr_t *dst, const hxb_hdr_t *src)
+{
+    *dst = *src;
+    dst->tag = 0;
+    dst->csum = 0;
+    dst->hops = 0;
+    dst->rail = 0;
+    dst->flags &= (uint8_t)~HXB_F_CSUM;
+}
+
 uint64_t hxb_frame_tag(const hxb_auth_t *auth, const hxb_hdr_t *hdr,
                        const struct iovec *iov, int iovcnt)
 {
@@ -167,12 +179,7 @@ uint64_t hxb_frame_tag(const hxb_auth_t *auth, const hxb_hdr_t *hdr,
         hxb_hdr_t *b = (hxb_hdr_t *)buf;
         size_t len = sizeof(h), take;
 
-        *b = *hdr;
-        b->tag = 0;
-        b->csum = 0;
-        b->hops = 0;
-        b->rail = 0;
-        b->flags &= (uint8_t)~HXB_F_CSUM;
+        tag_header(b, hdr);
         for (i = 0; i < iovcnt && want && i < HXB_TAG_IOV; i++) {
             take = iov[i].iov_len < want ? iov[i].iov_len : want;
             memcpy((uint8_t *)buf + len, iov[i].iov_base, take);
@@ -181,12 +188,7 @@ uint64_t hxb_frame_tag(const hxb_auth_t *auth, const hxb_hdr_t *hdr,
         }
         return hxb_siphash_buf(auth->key, buf, len);
     }
-    h = *hdr;
-    h.tag = 0;
-    h.csum = 0;
-    h.hops = 0;
-    h.rail = 0;
-    h.flags &= (uint8_t)~HXB_F_CSUM;
+    tag_header(&h, hdr);
     piece[0].iov_base = &h;
     piece[0].iov_len = sizeof(h);
     for (i = 0; i < iovcnt && want && n < 1 + HXB_TAG_IOV; i++) {

@@ -30,7 +30,8 @@
  *             with the rail's interface and address), UDP_GRO and 16
  *             buffers of 64 KiB per recvmmsg. PP_RAIL="any ts pktinfo gro"
  *             (the default, also when empty; "none" for none) names the
- *             parts to keep, to find what each costs. The rail's interface is the one holding ADDR.
+ *             parts to keep, to find what each costs. The rail's interface
+ *             is the one holding ADDR.
  * Sends are sendto() of 52 bytes (an hxb header and an 8-byte message).
  * The client prints the median and mean half round trip in microseconds.
  * The server ends after answering the client's N + 1000 datagrams (1000 to
@@ -256,7 +257,9 @@ static int poll_once(pp_t *p)
     }
     case M_RAIL: {
         /* as udp_recv: 16 buffers (of 64 KiB with GRO), a control buffer
-         * and the sender's address each, the control messages walked */
+         * and the sender's address each, re-armed where the kernel wrote,
+         * the control messages walked; a datagram by another interface
+         * is dropped (hxb counts it rx_foreign) */
         static struct mmsghdr mm[16];
         static struct iovec iv[16];
         static struct sockaddr_in nm[16];
@@ -265,13 +268,14 @@ static int poll_once(pp_t *p)
             struct cmsghdr align;
         } ctl[16];
         static uint8_t *big;
+        static int dirty = 16;
         size_t bs = g_rail.gro ? 65536 : BUFSZ;
         struct cmsghdr *c;
-        int j, r;
+        int j, r, ours = 1;
         if (!big) {
             big = malloc(bs * 16);
         }
-        for (j = 0; j < 16; j++) {
+        for (j = 0; j < dirty; j++) {
             iv[j].iov_base = big + bs * (size_t)j;
             iv[j].iov_len = bs;
             mm[j].msg_hdr = (struct msghdr){.msg_name = &nm[j], .msg_namelen = sizeof(nm[j]),
@@ -280,6 +284,7 @@ static int poll_once(pp_t *p)
                                             .msg_controllen = sizeof(ctl[j].buf)};
         }
         r = recvmmsg(p->fd, mm, 16, MSG_DONTWAIT, NULL);
+        dirty = r > 0 ? r : 0;
         if (r < 1) {
             return 0;
         }
@@ -287,11 +292,11 @@ static int poll_once(pp_t *p)
             if (c->cmsg_level == IPPROTO_IP && c->cmsg_type == IP_PKTINFO) {
                 struct in_pktinfo pi;
                 memcpy(&pi, CMSG_DATA(c), sizeof(pi));
-                got = pi.ipi_ifindex == g_rail.ifindex;
+                ours = pi.ipi_ifindex == g_rail.ifindex;
             }
         }
         g_rail.from = nm[0];
-        return 1;
+        return ours;
     }
     case M_TCP: {
         static size_t have;
@@ -438,10 +443,9 @@ int main(int argc, char **argv)
     p.mode = !strcmp(mode, "uring") ? M_URING : !strcmp(mode, "recvmsg") ? M_RECVMSG :
              !strcmp(mode, "tcp") ? M_TCP : !strcmp(mode, "connected") ? M_CONNECTED :
              !strcmp(mode, "reuseport") ? M_REUSE : !strcmp(mode, "epoll") ? M_EPOLL :
-             M_RECVMMSG;
+             !strcmp(mode, "rail") ? M_RAIL : M_RECVMMSG;
     g_reuse = p.mode == M_REUSE;
-    if (!strcmp(mode, "rail")) {
-        p.mode = M_RAIL;
+    if (p.mode == M_RAIL) {
         rail_opts(argv[optind]);
     }
     if (p.mode == M_TCP) {
