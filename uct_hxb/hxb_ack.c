@@ -331,7 +331,7 @@ int hxb_ack_due(const hxb_peer_t *p, int drained)
 
     return owed &&
            (p->ack.now || (drained && p->ack.drained && p->ack.pass != e->pass) ||
-            owed >= e->cfg.ack_every || e->now >= p->ack.due);
+            owed >= e->ack_every || e->now >= p->ack.due);
 }
 
 /* when an owed ACK goes if nothing else happens: the next progress pass,
@@ -345,7 +345,7 @@ double hxb_ack_wake_at(const hxb_peer_t *p)
     if (!owed) {
         return 0;
     }
-    return p->ack.now || p->ack.drained || owed >= e->cfg.ack_every
+    return p->ack.now || p->ack.drained || owed >= e->ack_every
            ? e->now : p->ack.due;
 }
 

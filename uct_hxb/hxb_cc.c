@@ -67,7 +67,7 @@ void hxb_cc_delay(hxb_peer_t *p, int r, double sent_at, double rtt)
          * halves it below that (losses) */
         f = 1 - HXB_CC_BETA * (q - target) / p->cc.path[r].pmin;
         f = p->cc.path[r].cwnd * (f < 0.5 ? 0.5 : f);
-        if (f < HXB_CC_WIN_MIN) f = HXB_CC_WIN_MIN;
+        if (f < HXB_CC_WIN_MIN * e->wscale) f = HXB_CC_WIN_MIN * e->wscale;
         if (f < p->cc.path[r].cwnd) p->cc.path[r].cwnd = f;
         p->cc.over |= 1u << r;
         p->cc.path[r].dcut = e->now;
@@ -160,7 +160,7 @@ void hxb_cc_retransmitted(hxb_peer_t *p)
  * found a standing queue */
 void hxb_cc_acked(hxb_peer_t *p, int r)
 {
-    double max = p->e->cfg.rail_inflight;
+    double max = p->e->rail_max;
 
     if (p->cc.ss & (1u << r)) {
         p->cc.path[r].cwnd += 1;
@@ -175,11 +175,11 @@ void hxb_cc_acked(hxb_peer_t *p, int r)
 void hxb_cc_init(hxb_peer_t *p)
 {
     const hxb_engine_cfg_t *c = &p->e->cfg;
+    double max = p->e->rail_max;
     int r;
 
     for (r = 0; r < HXB_MAX_RAILS; r++) {
-        p->cc.path[r].cwnd = c->cc_target > 0 && HXB_CWND_INIT < c->rail_inflight
-                     ? HXB_CWND_INIT : c->rail_inflight;
+        p->cc.path[r].cwnd = c->cc_target > 0 && HXB_CWND_INIT < max ? HXB_CWND_INIT : max;
     }
     p->cc.ss = c->cc_target > 0 ? ~0u : 0;
 }

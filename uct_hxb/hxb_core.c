@@ -201,7 +201,7 @@ double hxb_core_rail_wait(hxb_engine_t *e, int r)
 void hxb_core_rail_acked(hxb_engine_t *e, int r)
 {
     e->rail_acks[r]++;
-    e->rail_cap[r] = hxb_win_grown(e->rail_cap[r], e->cfg.rail_inflight);
+    e->rail_cap[r] = hxb_win_grown(e->rail_cap[r], e->rail_max);
 }
 
 void hxb_core_flush_rails(hxb_engine_t *e)

@@ -13,6 +13,10 @@
 #define HXB_TX_RING_MIN 64   /* send slots a peer gets at its first send */
 #define HXB_TX_AHEAD  32     /* frames numbered but not yet pushed, at most */
 #define HXB_BURST_MIN 8      /* frames of room before a new burst (hxb_tx.c) */
+/* Windows count frames of HXB_FRAME_REF bytes: with smaller frames (MTU
+ * 1500) a rail's window, the burst rule and the delay cut's floor hold as
+ * many bytes, in more frames (hxb_engine_wscale) */
+#define HXB_FRAME_REF 8192
 #define HXB_MAX_OPS   256     /* zero-copy operations queued per peer, at most */
 #define HXB_BUNDLE_MAX 2048   /* am_bcopy messages up to this share frames */
 #define HXB_RAIL_CAP_MIN 4.0  /* frames: a rail's window never shrinks below */
@@ -359,6 +363,9 @@ struct hxb_engine {
     uint64_t           rail_cut_at[HXB_MAX_RAILS];  /* no new cut before rail_acks */
     uint64_t           rail_again[HXB_MAX_RAILS];   /* refusals seen so far */
     size_t             frag;        /* payload bytes per frame (min over rails) */
+    double             wscale;      /* frames per window frame: HXB_FRAME_REF / frag, >= 1 */
+    double             rail_max;    /* a rail's and a path's largest window, frames */
+    unsigned           ack_every;   /* cfg.ack_every, scaled as the windows */
     hxb_peer_t        *hash[HXB_PEER_HASH];
     hxb_peer_t        *active;      /* peers with work pending               */
     hxb_pool_t         bpool;       /* max_msg buffers for bcopy            */

@@ -12,7 +12,8 @@
 #include <stdint.h>
 #include <sys/uio.h>
 
-#define HXB_RAIL_BATCH 32
+#define HXB_RAIL_BATCH 128 /* frames a UDP rail gathers per send call: two
+                           * 64 KB segmented datagrams at MTU 1500 */
 #define HXB_RAIL_PEEK_LEN 256 /* bytes of a frame a UDP rail's peek shows: a
                                * header and any extension (its tag's cover) */
 #define HXB_MAX_RAILS  16

@@ -159,13 +159,16 @@ static int tx_burst_room(const hxb_peer_t *p)
         }
         limit += e->rail_cap[r] < p->cc.path[r].cwnd ? e->rail_cap[r] : p->cc.path[r].cwnd;
     }
-    return room >= HXB_BURST_MIN || (room >= 1 && room >= limit / 4);
+    return room >= HXB_BURST_MIN * e->wscale || (room >= 1 && room >= limit / 4);
 }
 
 /* Choose the rail for the next frame: the least loaded (frames in flight
  * per byte/s of speed) among the usable rails that reach the peer and have
  * room. Rails that lost frames recently are used only if nothing else is.
- * `avoid` >= 0 asks for a retransmission's rail: any room will do. */
+ * `avoid` >= 0 asks for a retransmission's rail: any room will do, on the
+ * rail that lost the frame only if no other has room (a weight against it
+ * lost to the load of full windows: a dead rail not yet suspected took
+ * the same frame again and again). */
 int hxb_tx_pick_rail(hxb_peer_t *p, int avoid)
 {
     hxb_engine_t *e = p->e;
@@ -175,16 +178,16 @@ int hxb_tx_pick_rail(hxb_peer_t *p, int avoid)
     if (avoid < 0 && !p->tx.bursting && !tx_burst_room(p)) {
         return -1;
     }
-    for (pass = 0; pass < 2 && pick < 0; pass++) {
-        uint32_t mask = p->rail_mask & ~(pass ? 0 : p->loss.suspect);
+    for (pass = avoid < 0; pass < 3 && pick < 0; pass++) {
+        uint32_t mask = p->rail_mask & ~(pass < 2 ? p->loss.suspect : 0);
+        if (pass == 0) {
+            mask &= ~(1u << avoid);
+        }
         for (r = 0; r < e->nrails; r++) {
             if (!(mask & (1u << r)) || !e->rails[r]->up || tx_rail_room(p, r) <= 0) {
                 continue;
             }
             load = (e->rail_inflight[r] + 1) / e->rails[r]->speed;
-            if (r == avoid) {
-                load *= 4; /* prefer another rail for a retransmission */
-            }
             if (load < best) {
                 best = load;
                 pick = r;
@@ -297,17 +300,43 @@ static void tx_send(hxb_peer_t *p, uint32_t seq, hxb_txslot_t *s, int r)
     }
 }
 
+/* Every rail is full, and a loss must heal all the same: the least loaded
+ * other usable rail takes the frame one over its window (a retransmission
+ * back on the rail that lost it may be lost again, on a dead rail until
+ * the rail is suspected), else the rail it was on. -1: no rail reaches
+ * the peer. */
+static int tx_retransmit_rail(hxb_peer_t *p, int lost_on)
+{
+    hxb_engine_t *e = p->e;
+    double best = 1e300, load;
+    int r, pick = -1, pass;
+
+    for (pass = 0; pass < 2 && pick < 0; pass++) {
+        uint32_t mask = p->rail_mask & ~(pass ? 0 : p->loss.suspect);
+        for (r = 0; r < e->nrails; r++) {
+            if (r == lost_on || !(mask & (1u << r)) || !e->rails[r]->up) {
+                continue;
+            }
+            load = (e->rail_inflight[r] + 1) / e->rails[r]->speed;
+            if (load < best) {
+                best = load;
+                pick = r;
+            }
+        }
+    }
+    if (pick < 0 && (p->rail_mask & (1u << lost_on))) {
+        pick = lost_on;
+    }
+    return pick;
+}
+
 /* resend frame seq, on another rail if one has room */
 void hxb_tx_retransmit(hxb_peer_t *p, uint32_t seq, hxb_txslot_t *s)
 {
     int r = hxb_tx_pick_rail(p, s->rail);
 
-    if (r < 0) {
-        /* every rail is full: send on the old one anyway, losses must heal */
-        r = s->rail;
-        if (!(p->rail_mask & (1u << r))) {
-            return;
-        }
+    if (r < 0 && (r = tx_retransmit_rail(p, s->rail)) < 0) {
+        return;
     }
     if (s->retx < 255) {
         s->retx++;
@@ -529,15 +558,21 @@ void hxb_tx_send_held(hxb_engine_t *e)
 }
 
 /* A numbered frame of a cancelled operation keeps its sequence number but
- * not its data (user memory the caller may free now): whenever it is sent
- * again it goes out as a NOP. A NOP in sequence ends the receiver's AM
+ * not its data (user memory the caller may free now). An AM frame sent
+ * again goes out as a NOP: a NOP in sequence ends the receiver's AM
  * reassembly in progress, so the rest of a cancelled message is dropped
- * there as a length violation instead of running into the next one. */
+ * there as a length violation instead of running into the next one. A
+ * PUT frame goes out as an empty PUT: PUT frames interleave with another
+ * owner's AM frames, whose message a NOP would end (PROTOCOL.md 8.14). */
 static void tx_slot_cancel(hxb_txslot_t *s)
 {
     hxb_hdr_t *h = (hxb_hdr_t *)s->hb;
 
-    if (h->kind == HXB_K_AM || h->kind == HXB_K_PUT) {
+    if (h->kind == HXB_K_PUT && s->data) {
+        h->len = (uint16_t)(h->len - s->data_len);
+        s->data = NULL;
+        s->data_len = 0;
+    } else if (h->kind == HXB_K_AM) {
         h->kind = HXB_K_NOP;
         h->flags &= (uint8_t)~(HXB_F_AM_FIRST | HXB_F_AM_LAST | HXB_F_AM_BUNDLE |
                                HXB_F_ORDERED);

@@ -5,6 +5,7 @@
  * a dual rail's UDP socket after its raw ring). */
 #include "hxb_clock.h"
 #include "hxb_rail_mem.h"
+#include "hxb_wire.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -44,6 +45,7 @@ typedef struct hxb_rail_mem {
     double               stall_until;     /* deliver nothing before (s)  */
     int                  host_stall;      /* host_stall_until holds it too */
     double               busy_until;      /* rate: the link is busy until   */
+    unsigned long        dropped_seq;     /* sequenced frames dropped (f.drop_ppm) */
 } hxb_rail_mem_t;
 
 /* the stall of the one receiving host whose partners set f.stall_host */
@@ -144,6 +146,10 @@ static int mem_xmit(hxb_rail_t *r, const hxb_raddr_t *dst,
     r->stats.tx_bytes += len;
     if (mem_chance(m, m->f.drop_ppm) ||
         (m->f.dlimit && mem_queued(m->peer) >= m->f.dlimit)) {
+        if (iov[0].iov_len >= sizeof(hxb_hdr_t) &&
+            (((const hxb_hdr_t *)iov[0].iov_base)->flags & HXB_F_SEQ)) {
+            m->dropped_seq++;
+        }
         return 0;
     }
     fr = malloc(sizeof(*fr) + len);
@@ -411,4 +417,9 @@ double hxb_rail_mem_queue_delay(const hxb_rail_t *rail)
     double now = hxb_now();
 
     return m->busy_until > now ? m->busy_until - now : 0;
+}
+
+unsigned long hxb_rail_mem_dropped_seq(const hxb_rail_t *rail)
+{
+    return ((const hxb_rail_mem_t *)rail)->dropped_seq;
 }

@@ -48,5 +48,8 @@ int  hxb_rail_mem_pending(const hxb_rail_t *rail);
 /* rate-limited link: how long a frame sent to this rail now would queue
  * behind the ones still on the wire (s) */
 double hxb_rail_mem_queue_delay(const hxb_rail_t *rail);
+/* sequenced frames (data) this rail's faults dropped: a test of recovery
+ * asserts its loss happened */
+unsigned long hxb_rail_mem_dropped_seq(const hxb_rail_t *rail);
 
 #endif
