@@ -101,7 +101,10 @@ static ucs_status_t uct_hxb_iface_query(uct_iface_h tl_iface, uct_iface_attr_t *
                             UCT_IFACE_FLAG_EVENT_FD;
 
     attr->cap.am.max_short       = HXB_AM_INLINE;
-    attr->cap.am.max_bcopy       = cfg->max_msg;
+    /* whole frames: UCP fills each bcopy AM, and a segmented datagram (a
+     * train) goes on across AMs only behind a full frame, so a short last
+     * frame per AM halved the trains at MTU 1500 (doc/DESIGN.md) */
+    attr->cap.am.max_bcopy       = cfg->max_msg / frag * frag;
     attr->cap.am.min_zcopy       = 0;
     attr->cap.am.max_zcopy       = cfg->max_msg - HXB_AM_INLINE;
     attr->cap.am.opt_zcopy_align = 1;
