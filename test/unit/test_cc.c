@@ -106,6 +106,41 @@ START_TEST(test_path_window_undo)
 }
 END_TEST
 
+/* Windows and the ACK count hold bytes, not frames: one way over a 1 Gbit/s
+ * link, a bulk transfer draws about as many ACK frames per byte at MTU 1500
+ * as at 9000 (counted in frames, 1500 drew one per 16 frames, 23 KB: a
+ * sender woken six times as often per byte). Returns ACKs per MB. */
+static double acks_per_mb(size_t mtu)
+{
+    opts_t o = {.nrails = 1, .csum = 0, .mtu = mtu};
+    unsigned long k;
+    double bytes = 0, acks;
+
+    o.faults.rate = 125e6;
+    world_init(&o);
+    plan_am(&W.a, 120, 0);
+    for (k = 0; k < W.a.plan_n; k++) {
+        W.a.plan_len[k] = hxb_engine_cfg(W.a.e)->max_msg;
+        bytes += (double)W.a.plan_len[k];
+    }
+    PUMP_UNTIL((send_next(&W.a), W.a.sent == W.a.plan_n));
+    finish_am();
+    acks = (double)hxb_engine_stats(W.b.e)->acks_sent;
+    ck_assert(acks > 0);
+    return acks / (bytes / 1e6);
+}
+
+START_TEST(test_acks_per_byte)
+{
+    double a9000 = acks_per_mb(9000), a1500;
+
+    teardown();
+    a1500 = acks_per_mb(1500);
+    ck_assert_msg(a1500 < 2 * a9000 && a1500 < 16,
+                  "ACKs per MB: %.1f at MTU 1500, %.1f at 9000", a1500, a9000);
+}
+END_TEST
+
 /* A slow link (a rate, no drops) queues whatever the windows let out, and
  * the queue delays every frame and ack behind it. Beyond cc_target of
  * queueing delay the path's window shrinks, so the queue stays short with
@@ -259,6 +294,7 @@ int main(void)
     tc = world_tcase(s, "cc");
     tcase_add_test(tc, test_burst_waits_for_room);
     tcase_add_test(tc, test_path_delay);
+    tcase_add_test(tc, test_acks_per_byte);
     tcase_add_test(tc, test_path_delay_both_ways);
     tcase_add_test(tc, test_rail_queue_backoff);
     tcase_add_test(tc, test_path_window);
