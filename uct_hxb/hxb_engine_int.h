@@ -15,7 +15,7 @@
 #define HXB_BURST_MIN 8      /* frames of room before a new burst (hxb_tx.c) */
 /* Windows count frames of HXB_FRAME_REF bytes: with smaller frames (MTU
  * 1500) a rail's window, the burst rule and the delay cut's floor hold as
- * many bytes, in more frames (hxb_engine_wscale) */
+ * many bytes, in more frames (e->wscale, set by hxb_engine_add_rail) */
 #define HXB_FRAME_REF 8192
 #define HXB_MAX_OPS   256     /* zero-copy operations queued per peer, at most */
 #define HXB_BUNDLE_MAX 2048   /* am_bcopy messages up to this share frames */
