@@ -191,7 +191,7 @@ static int do_send(int port, double want, double rate, char **addrs, int naddr)
                 zc_reap(fd[i], &done, &copied);
             }
         }
-        printf("hxb-udp-floor send: MSG_ZEROCOPY %lu sends, %lu completed, %lu copied by the kernel\n",
+        printf("hxb-udp-floor send (MSG_ZEROCOPY): %lu sends, %lu completed, %lu copied by the kernel\n",
                nsent, done, copied);
     }
     report("send", sent, now() - t0);
