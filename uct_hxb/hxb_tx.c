@@ -162,18 +162,37 @@ static int tx_burst_room(const hxb_peer_t *p)
     return room >= HXB_BURST_MIN * e->wscale || (room >= 1 && room >= limit / 4);
 }
 
-/* Choose the rail for the next frame: the least loaded (frames in flight
- * per byte/s of speed) among the usable rails that reach the peer and have
- * room. Rails that lost frames recently are used only if nothing else is.
+/* The least loaded (frames in flight per byte/s of speed) of the rails in
+ * mask that are up, and have room for another frame to the peer if
+ * `room`; -1 if none */
+static int tx_least_loaded(const hxb_peer_t *p, uint32_t mask, int room)
+{
+    const hxb_engine_t *e = p->e;
+    double best = 1e300, load;
+    int r, pick = -1;
+
+    for (r = 0; r < e->nrails; r++) {
+        if (!(mask & (1u << r)) || !e->rails[r]->up || (room && tx_rail_room(p, r) <= 0)) {
+            continue;
+        }
+        load = (e->rail_inflight[r] + 1) / e->rails[r]->speed;
+        if (load < best) {
+            best = load;
+            pick = r;
+        }
+    }
+    return pick;
+}
+
+/* Choose the rail for the next frame: the least loaded among the usable
+ * rails that reach the peer and have room. Rails that lost frames recently are used only if nothing else is.
  * `avoid` >= 0 asks for a retransmission's rail: any room will do, on the
  * rail that lost the frame only if no other has room (a weight against it
  * lost to the load of full windows: a dead rail not yet suspected took
  * the same frame again and again). */
 int hxb_tx_pick_rail(hxb_peer_t *p, int avoid)
 {
-    hxb_engine_t *e = p->e;
-    double best = 1e300, load;
-    int r, pick = -1, pass;
+    int pick = -1, pass;
 
     if (avoid < 0 && !p->tx.bursting && !tx_burst_room(p)) {
         return -1;
@@ -183,16 +202,7 @@ int hxb_tx_pick_rail(hxb_peer_t *p, int avoid)
         if (pass == 0) {
             mask &= ~(1u << avoid);
         }
-        for (r = 0; r < e->nrails; r++) {
-            if (!(mask & (1u << r)) || !e->rails[r]->up || tx_rail_room(p, r) <= 0) {
-                continue;
-            }
-            load = (e->rail_inflight[r] + 1) / e->rails[r]->speed;
-            if (load < best) {
-                best = load;
-                pick = r;
-            }
-        }
+        pick = tx_least_loaded(p, mask, 1);
     }
     return pick;
 }
@@ -307,22 +317,11 @@ static void tx_send(hxb_peer_t *p, uint32_t seq, hxb_txslot_t *s, int r)
  * the peer. */
 static int tx_retransmit_rail(hxb_peer_t *p, int lost_on)
 {
-    hxb_engine_t *e = p->e;
-    double best = 1e300, load;
-    int r, pick = -1, pass;
+    uint32_t others = p->rail_mask & ~(1u << lost_on);
+    int pick = tx_least_loaded(p, others & ~p->loss.suspect, 0);
 
-    for (pass = 0; pass < 2 && pick < 0; pass++) {
-        uint32_t mask = p->rail_mask & ~(pass ? 0 : p->loss.suspect);
-        for (r = 0; r < e->nrails; r++) {
-            if (r == lost_on || !(mask & (1u << r)) || !e->rails[r]->up) {
-                continue;
-            }
-            load = (e->rail_inflight[r] + 1) / e->rails[r]->speed;
-            if (load < best) {
-                best = load;
-                pick = r;
-            }
-        }
+    if (pick < 0) {
+        pick = tx_least_loaded(p, others, 0);
     }
     if (pick < 0 && (p->rail_mask & (1u << lost_on))) {
         pick = lost_on;

@@ -106,6 +106,17 @@ START_TEST(test_path_window_undo)
 }
 END_TEST
 
+/* plan n AMs of the largest size on side s (full frames) */
+static void plan_full_ams(side_t *s, unsigned long n)
+{
+    unsigned long k;
+
+    plan_am(s, n, 0);
+    for (k = 0; k < n; k++) {
+        s->plan_len[k] = hxb_engine_cfg(s->e)->max_msg;
+    }
+}
+
 /* Windows and the ACK count hold bytes, not frames: one way over a 1 Gbit/s
  * link, a bulk transfer draws about as many ACK frames per byte at MTU 1500
  * as at 9000 (counted in frames, 1500 drew one per 16 frames, 23 KB: a
@@ -113,16 +124,12 @@ END_TEST
 static double acks_per_mb(size_t mtu)
 {
     opts_t o = {.nrails = 1, .csum = 0, .mtu = mtu};
-    unsigned long k;
-    double bytes = 0, acks;
+    double bytes, acks;
 
     o.faults.rate = 125e6;
     world_init(&o);
-    plan_am(&W.a, 120, 0);
-    for (k = 0; k < W.a.plan_n; k++) {
-        W.a.plan_len[k] = hxb_engine_cfg(W.a.e)->max_msg;
-        bytes += (double)W.a.plan_len[k];
-    }
+    plan_full_ams(&W.a, 120);
+    bytes = 120.0 * (double)hxb_engine_cfg(W.a.e)->max_msg;
     PUMP_UNTIL((send_next(&W.a), W.a.sent == W.a.plan_n));
     finish_am();
     acks = (double)hxb_engine_stats(W.b.e)->acks_sent;
@@ -149,14 +156,10 @@ END_TEST
 static double delay_run(double cc_target)
 {
     opts_t o = {.nrails = 1, .csum = 0, .mtu = 9000, .cc_target = cc_target};
-    unsigned long k;
 
     o.faults.rate = 40e6;            /* 0.225 ms a full frame: 32 take 7.2 ms */
     world_init(&o);
-    plan_am(&W.a, 200, 0);
-    for (k = 0; k < W.a.plan_n; k++) {
-        W.a.plan_len[k] = hxb_engine_cfg(W.a.e)->max_msg;   /* full frames */
-    }
+    plan_full_ams(&W.a, 200);
     pump_hook = qdelay_sample;
     qdelay_max = 0;
     /* a pass after every post, as a sender that progresses while it posts:
@@ -190,16 +193,12 @@ END_TEST
 static void delay_both_ways(int no_backlog, uint64_t *cuts, uint64_t *samples)
 {
     opts_t o = {.nrails = 1, .csum = 0, .mtu = 9000, .cc_target = 1e-3};
-    unsigned long k;
 
     o.faults.rate = 40e6;
     o.faults.no_backlog = no_backlog;
     world_init(&o);
-    plan_am(&W.a, 200, 0);
-    plan_am(&W.b, 200, 0);
-    for (k = 0; k < 200; k++) {
-        W.a.plan_len[k] = W.b.plan_len[k] = hxb_engine_cfg(W.a.e)->max_msg;
-    }
+    plan_full_ams(&W.a, 200);
+    plan_full_ams(&W.b, 200);
     PUMP_UNTIL((send_next(&W.a), send_next(&W.b),
                 W.a.sent == W.a.plan_n && W.b.sent == W.b.plan_n));
     finish_am();
