@@ -105,8 +105,10 @@ long hxb_am_bcopy(hxb_peer_t *p, unsigned am_id, hxb_pack_cb_t pack, void *arg)
 {
     hxb_engine_t *e = p->e;
     hxb_am_ext_t ext = {.am_id = (uint8_t)am_id};
-    size_t frag = e->frag, len, off = 0, chunk;
-    unsigned nfrag_max = (unsigned)((e->cfg.max_msg + frag - 1) / frag);
+    int sp = hxb_tx_short_peer(p);
+    size_t frag = hxb_tx_frag(p, HXB_K_AM, 1, sp), len, off = 0, chunk;
+    size_t next = hxb_tx_frag(p, HXB_K_AM, 0, sp);
+    unsigned nfrag_max = (unsigned)((e->cfg.max_msg + e->frag - 1) / e->frag);
     hxb_txslot_t *s = NULL;
     hxb_buf_t *b;
 
@@ -143,10 +145,11 @@ long hxb_am_bcopy(hxb_peer_t *p, unsigned am_id, hxb_pack_cb_t pack, void *arg)
         s->data = b->data + off;
         s->data_len = (uint32_t)chunk;
         off += chunk;
+        frag = next;                 /* later fragments may go short */
     } while (off < len);
     s->buf = b;     /* the last frame frees the buffer: all others are acked first */
     hxb_peer_activate(p);
-    if (len <= HXB_BUNDLE_MAX && len <= frag) {
+    if (len <= HXB_BUNDLE_MAX && len <= e->frag) {
         hxb_ops_am_push(p);  /* small: later ones may join (as am_send) */
     } else {
         hxb_ops_kick(p);

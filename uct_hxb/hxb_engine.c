@@ -21,6 +21,7 @@ void hxb_engine_cfg_default(hxb_engine_cfg_t *c)
     c->yield_idle = 0;
     c->rack = 1;
     c->send_at_once = 1;
+    c->short_frames = 1;
     c->train_max = 32768;
     c->rto_max = 200e-3;
     c->ack_delay = 1e-3;
@@ -171,6 +172,9 @@ int hxb_engine_add_rail(hxb_engine_t *e, hxb_rail_t *rail)
     if (!e->frag || frag < e->frag) {
         e->frag = frag;
     }
+    if (!e->frame_max || rail->mtu < e->frame_max) {
+        e->frame_max = rail->mtu;
+    }
     /* windows hold bytes, not frames: the per-frame costs of a round (a
      * sender's wake-up per ACK, a receiver's per train) would otherwise
      * be 6x as many per byte at MTU 1500 as at 9000 (doc/DESIGN.md) */
@@ -184,6 +188,9 @@ int hxb_engine_add_rail(hxb_engine_t *e, hxb_rail_t *rail)
         }
     }
     e->rpool.size = e->frag + HXB_HB_MAX + HXB_AM_INLINE;
+    if (e->rpool.size < e->frame_max + HXB_SHORT_GROW) {
+        e->rpool.size = e->frame_max + HXB_SHORT_GROW;  /* a held short frame, expanded */
+    }
     e->rpool.max = 4 * e->cfg.window;
     return 0;
 }
@@ -191,6 +198,20 @@ int hxb_engine_add_rail(hxb_engine_t *e, hxb_rail_t *rail)
 int hxb_engine_num_rails(hxb_engine_t *e) { return e->nrails; }
 hxb_rail_t *hxb_engine_rail(hxb_engine_t *e, int i) { return e->rails[i]; }
 size_t hxb_engine_frag_size(hxb_engine_t *e) { return e->frag; }
+
+size_t hxb_engine_am_whole(hxb_engine_t *e, size_t max)
+{
+    size_t first = e->frame_max - sizeof(hxb_hdr_t) - sizeof(hxb_am_ext_t), next = first;
+    int all = e->cfg.short_frames && e->cfg.csum != HXB_CSUM_ALL && e->nrails > 0, r;
+
+    for (r = 0; r < e->nrails; r++) {
+        all &= e->rails[r]->udp_carrier;
+    }
+    if (all) {
+        next = e->frame_max - sizeof(hxb_short_hdr_t);   /* later fragments short */
+    }
+    return max <= first ? max : first + (max - first) / next * next;
+}
 const hxb_engine_stats_t *hxb_engine_stats(hxb_engine_t *e) { return &e->stats; }
 const hxb_engine_cfg_t *hxb_engine_cfg(hxb_engine_t *e) { return &e->cfg; }
 
@@ -361,6 +382,38 @@ static int engine_dst_check(const hxb_engine_t *e, const hxb_hdr_t *h)
     return h->hops == 0 ? HXB_DROP_HOPS : HXB_DROP_MAX;
 }
 
+/* A short frame (PROTOCOL.md 3.1) made whole in front of its payload, from
+ * what we know of its sender; NULL (counted) if it cannot be: it came by a
+ * rail with no room in front (raw), or from a peer we have not heard of
+ * (its first frame is never short). Its tag is checked as any frame's. */
+static hxb_hdr_t *engine_short_expand(hxb_engine_t *e, hxb_rail_t *rail, void *data,
+                                      size_t *size)
+{
+    const hxb_short_hdr_t *s = data;
+    hxb_short_ctx_t ctx;
+    hxb_hdr_t *h;
+    hxb_peer_t *p;
+    int why = HXB_DROP_VERSION;
+
+    if (rail->rx_room < HXB_SHORT_GROW) {
+        e->stats.drops[why]++;
+        return NULL;
+    }
+    if (*size < sizeof(*s) || !(p = peer_lookup(e, s->src_node, s->src_proc))) {
+        e->stats.drops[*size < sizeof(*s) ? HXB_DROP_SHORT : HXB_DROP_DST]++;
+        return NULL;
+    }
+    ctx.dst_node = e->cfg.node_id;
+    ctx.dst_proc = e->cfg.proc_id;
+    ctx.src_epoch = p->epoch;
+    ctx.dst_epoch = e->cfg.epoch;
+    h = hxb_short_expand(data, size, &ctx, &why);
+    if (!h) {
+        e->stats.drops[why]++;
+    }
+    return h;
+}
+
 static void engine_rx_cb(void *arg, hxb_rail_t *rail, void *data, size_t size,
                          const hxb_raddr_t *src)
 {
@@ -368,8 +421,15 @@ static void engine_rx_cb(void *arg, hxb_rail_t *rail, void *data, size_t size,
     hxb_hdr_t *h = data;
     hxb_peer_t *p;
     uint32_t ack;
-    int why, busy, known;
+    int why, busy, known, is_short = 0;
 
+    if (size && *(const uint8_t *)data == HXB_VERSION_SHORT) {
+        if (!(h = engine_short_expand(e, rail, data, &size))) {
+            return;
+        }
+        data = h;
+        is_short = 1;
+    }
     why = hxb_frame_check(data, size, &e->auth);
     if (why == HXB_DROP_MAX) {
         why = engine_dst_check(e, h);
@@ -402,6 +462,10 @@ static void engine_rx_cb(void *arg, hxb_rail_t *rail, void *data, size_t size,
             return;
         }
         hxb_peer_restart(p, h->src_epoch);
+    }
+    if (is_short) {
+        h->ack = p->tx.una;      /* it carries none (3.1): nothing acked */
+        e->stats.rx_short++;
     }
     p->last_rx = e->now;
     p->stats.rx_frames++;

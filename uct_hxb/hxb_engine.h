@@ -59,6 +59,7 @@ typedef struct hxb_engine_cfg {
     int      yield_idle;      /* sched_yield() when a poll finds nothing */
     int      rack;            /* time-based loss detection across rails  */
     int      send_at_once;    /* a post to an idle peer leaves at once   */
+    int      short_frames;    /* data frames by UDP in their short form  */
     size_t   train_max;       /* bursts up to this go whole on one rail  */
     int      auth;            /* HXB_AUTH_*: what each frame's tag covers  */
     uint64_t auth_key[2];     /* its key, from the job's secret
@@ -107,6 +108,7 @@ typedef struct hxb_engine_stats {
     uint64_t cc_delay_samples;/* round trips the delay control weighed    */
     uint64_t cwnd_undos;      /* cuts undone: the losses were late frames */
     uint64_t resp_revoked;    /* GET_RESP frames refused: region went away */
+    uint64_t tx_short, rx_short; /* frames sent, accepted in short form (3.1) */
 } hxb_engine_stats_t;
 
 /* one peer's traffic (hxb-stat; counted in place, no cost beyond an add) */
@@ -125,6 +127,10 @@ int  hxb_engine_add_rail(hxb_engine_t *e, hxb_rail_t *rail);
 int  hxb_engine_num_rails(hxb_engine_t *e);
 hxb_rail_t *hxb_engine_rail(hxb_engine_t *e, int i);
 size_t hxb_engine_frag_size(hxb_engine_t *e);  /* payload bytes per frame */
+/* the largest AM of at most max bytes that fills its frames: a first
+ * fragment, then later ones in short form where every rail can carry
+ * them (PROTOCOL.md 3.1) */
+size_t hxb_engine_am_whole(hxb_engine_t *e, size_t max);
 const hxb_engine_stats_t *hxb_engine_stats(hxb_engine_t *e);
 const hxb_engine_cfg_t *hxb_engine_cfg(hxb_engine_t *e);
 

@@ -5,6 +5,7 @@
 
 #include "hxb_clock.h"
 #include "hxb_engine.h"
+#include "hxb_short.h"
 
 #define HXB_HB_MAX    (sizeof(hxb_hdr_t) + 40)  /* header + largest extension */
 #define HXB_MAX_GETS  1024
@@ -102,6 +103,7 @@ typedef struct hxb_txslot {
     void        *owner;           /* op's owner: its data is user memory    */
     uint64_t     region;          /* GET_RESP: the rkey its data is read under */
     uint8_t      hb[HXB_HB_MAX];
+    uint8_t      sh[HXB_SHORT_MAX];   /* hb in short form, as last sent     */
     uint8_t      inl[HXB_AM_INLINE];
 } hxb_txslot_t;
 
@@ -363,6 +365,7 @@ struct hxb_engine {
     uint64_t           rail_cut_at[HXB_MAX_RAILS];  /* no new cut before rail_acks */
     uint64_t           rail_again[HXB_MAX_RAILS];   /* refusals seen so far */
     size_t             frag;        /* payload bytes per frame (min over rails) */
+    size_t             frame_max;   /* largest frame every rail takes       */
     double             wscale;      /* frames per window frame: HXB_FRAME_REF / frag, >= 1 */
     double             rail_max;    /* a rail's and a path's largest window, frames */
     unsigned           ack_every;   /* cfg.ack_every, scaled as the windows */
@@ -495,6 +498,13 @@ void hxb_tx_acked_to(hxb_peer_t *p, uint32_t cum);
 void hxb_tx_free(hxb_peer_t *p);
 void hxb_tx_hdr(hxb_peer_t *p, hxb_hdr_t *h, unsigned kind, size_t len);
 int  hxb_tx_pick_rail(hxb_peer_t *p, int avoid);
+/* do the peer's rails all take short frames (PROTOCOL.md 3.1)? Then its
+ * data frames are cut for that form */
+int  hxb_tx_short_peer(const hxb_peer_t *p);
+/* payload bytes of a data frame of kind to p: an AM's first fragment
+ * (first), never short, or a later one, a put's, a get reply's - for the
+ * short form if short_peer (hxb_tx_short_peer) */
+size_t hxb_tx_frag(const hxb_peer_t *p, unsigned kind, int first, int short_peer);
 hxb_txslot_t *hxb_tx_slot_new(hxb_peer_t *p, unsigned kind, unsigned flags,
                               const void *ext, size_t ext_len, size_t payload);
 void hxb_tx_slot_release(hxb_peer_t *p, hxb_txslot_t *s, int status);

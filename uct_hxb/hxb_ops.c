@@ -50,19 +50,20 @@ static const uint8_t *ops_cursor(const hxb_op_t *op)
 
 /* The next frame of each kind of operation: its slot, and how many bytes of
  * the operation it takes (*chunk) */
-static hxb_txslot_t *ops_cut_am(hxb_peer_t *p, hxb_op_t *op, size_t frag, size_t *chunk)
+static hxb_txslot_t *ops_cut_am(hxb_peer_t *p, hxb_op_t *op, int sp, size_t *chunk)
 {
     hxb_am_ext_t ext = {.am_id = (uint8_t)op->u.am.id,
                         .total = (uint32_t)(op->u.am.hdr_len + op->len)};
     hxb_txslot_t *s;
     unsigned fl = 0;
-    size_t inl = 0;
+    size_t inl = 0, frag;
 
     if (op->off == 0 && !op->first_cut) {
         fl |= HXB_F_AM_FIRST;
         inl = op->u.am.hdr_len;
         op->first_cut = 1;
     }
+    frag = hxb_tx_frag(p, HXB_K_AM, fl != 0, sp);
     *chunk = op->len - op->off;
     if (*chunk > frag - inl) {
         *chunk = frag - inl;
@@ -175,7 +176,8 @@ static void ops_cut_done(hxb_peer_t *p, hxb_opq_t *q, hxb_op_t *op, hxb_txslot_t
 /* cut the queued operations into frames while the window has room */
 static void ops_cut(hxb_peer_t *p)
 {
-    size_t frag = p->e->frag, chunk;
+    int sp = hxb_tx_short_peer(p);     /* cut for the short form? */
+    size_t chunk;
     hxb_txslot_t *s;
     hxb_opq_t *q;
     hxb_op_t *op;
@@ -190,16 +192,16 @@ static void ops_cut(hxb_peer_t *p)
         op = q->head;
         switch (op->kind) {
         case OP_AM_ZC:
-            s = ops_cut_am(p, op, frag, &chunk);
+            s = ops_cut_am(p, op, sp, &chunk);
             break;
         case OP_PUT:
-            s = ops_cut_put(p, op, frag, &chunk);
+            s = ops_cut_put(p, op, hxb_tx_frag(p, HXB_K_PUT, 0, sp), &chunk);
             break;
         case OP_GET_REQ:
             s = ops_cut_get_req(p, op, &chunk);
             break;
         case OP_GET_RESP:
-            s = ops_cut_get_resp(p, op, frag, &chunk);
+            s = ops_cut_get_resp(p, op, hxb_tx_frag(p, HXB_K_GET_RESP, 0, sp), &chunk);
             break;
         case OP_FLUSH:
             if (ops_cut_flush(p, op) < 0) {

@@ -99,6 +99,13 @@ struct hxb_rail {
      * hxb_now()'s clock (0: unknown); the receiver reports how long frames
      * waited in its host (ACK hold_us), which is not path delay */
     double           rx_stamp;
+    /* during a recv callback: bytes in front of that frame the engine may
+     * write over (a short frame grows into them, hxb_short.h), 0: none */
+    size_t           rx_room;
+    /* a frame that leaves by this rail's UDP (a UDP rail: all; a dual
+     * rail: those carrier_csum sends by UDP) may go in its short form: the
+     * receiver's UDP rail leaves room in front of every frame */
+    int              udp_carrier;
     /* CLOCK_REALTIME minus hxb_now()'s clock, in which the kernel stamps
      * received frames: set by the engine every link check (0: not yet, ask
      * the clocks), so a receive costs no clock reads. Stale by up to that

@@ -127,6 +127,7 @@ static void dual_rx_cb(void *arg, hxb_rail_t *half, void *data, size_t len,
     dual_rx_t *x = arg;
 
     x->rail->rx_stamp = half->rx_stamp;
+    x->rail->rx_room = half->rx_room;
     x->cb(x->arg, x->rail, data, len, src);
 }
 
@@ -222,6 +223,7 @@ int hxb_rail_dual_open(const char *ifname, uint16_t *port, hxb_rail_t **rail_p,
         return ret;
     }
     d->super.ops = &dual_ops;
+    d->super.udp_carrier = 1;      /* for frames carrier_csum sends by UDP */
     d->last = d->raw;
     d->super.sysfd = d->udp->fd;
     d->super.sys_ready = 1;

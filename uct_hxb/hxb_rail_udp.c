@@ -20,6 +20,7 @@
  * are then shared by its rails too. */
 #include "hxb_clock.h"
 #include "hxb_rail.h"
+#include "hxb_short.h"
 #include "hxb_wire.h"
 
 #include <arpa/inet.h>
@@ -234,7 +235,14 @@ static int udp_send(hxb_rail_t *r, const hxb_raddr_t *dst,
     u->txaddr[k].sin_port = dst->port;
     u->txaddr[k].sin_addr.s_addr = dst->ip;
     u->txfinal[k] = 0;
-    if (iov[0].iov_len >= sizeof(hxb_hdr_t)) {
+    if (iov[0].iov_len && *(const uint8_t *)iov[0].iov_base == HXB_VERSION_SHORT) {
+        /* no relay reads a short frame: it goes to its receiver's own
+         * address, and may join the frame before it there */
+        if (k && u->txaddr[k - 1].sin_addr.s_addr == dst->ip &&
+            u->txaddr[k - 1].sin_port == dst->port) {
+            u->txfinal[k] = u->txfinal[k - 1];
+        }
+    } else if (iov[0].iov_len >= sizeof(hxb_hdr_t)) {
         memcpy(&u->txfinal[k], (const uint8_t *)iov[0].iov_base +
                offsetof(hxb_hdr_t, dst_node), sizeof(u->txfinal[k]));
     }
@@ -509,6 +517,10 @@ static int udp_iface(hxb_rail_udp_t *u, int fd, const char *ifname, char *err, s
     u->ifindex = (int)if_nametoindex(ifname);
     snprintf(u->super.ifname, sizeof(u->super.ifname), "%s", ifname);
     u->super.ops = &udp_ops;
+    u->super.udp_carrier = 1;
+    u->super.rx_room = HXB_SHORT_GROW;   /* every buffer's, and a coalesced
+                                          * train's frames after the first
+                                          * have the one before them, read */
     u->gso = 1;
     return 0;
 }
@@ -551,7 +563,8 @@ static int udp_socket(hxb_rail_udp_t *u, const char *ifname, int any, uint16_t *
         u->nrx = UDP_GRO_BATCH;
         bufsize = UDP_GRO_BUF;
     }
-    u->rxbuf = malloc((size_t)u->nrx * bufsize);
+    /* each buffer has room in front for a short frame to grow into */
+    u->rxbuf = malloc((size_t)u->nrx * (HXB_SHORT_GROW + bufsize));
     if (!u->rxbuf) {
         ret = -ENOMEM;
         snprintf(err, errlen, "out of memory");
@@ -581,7 +594,8 @@ static int udp_socket(hxb_rail_udp_t *u, const char *ifname, int any, uint16_t *
     i = IP_PMTUDISC_PROBE;
     setsockopt(fd, IPPROTO_IP, IP_MTU_DISCOVER, &i, sizeof(i));
     for (i = 0; i < u->nrx; i++) {
-        u->rxiov[i].iov_base = u->rxbuf + (size_t)i * bufsize;
+        u->rxiov[i].iov_base = u->rxbuf + (size_t)i * (HXB_SHORT_GROW + bufsize) +
+                               HXB_SHORT_GROW;
         u->rxiov[i].iov_len = bufsize;
         u->rxm[i].msg_hdr.msg_iov = &u->rxiov[i];
         u->rxm[i].msg_hdr.msg_iovlen = 1;

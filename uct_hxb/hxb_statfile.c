@@ -57,7 +57,7 @@ static const struct {
     ENGINE_COUNTER(atomic_bundled), ENGINE_COUNTER(rail_cuts),
     ENGINE_COUNTER(cwnd_cuts), ENGINE_COUNTER(cc_delay_cuts),
     ENGINE_COUNTER(cc_delay_samples), ENGINE_COUNTER(cwnd_undos),
-    ENGINE_COUNTER(resp_revoked),
+    ENGINE_COUNTER(resp_revoked), ENGINE_COUNTER(tx_short), ENGINE_COUNTER(rx_short),
 };
 #define N_ENGINE_COUNTERS (sizeof(engine_counters) / sizeof(engine_counters[0]))
 

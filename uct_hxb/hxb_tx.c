@@ -4,6 +4,7 @@
  * is decided in hxb_ops.c; which frames are lost, in hxb_loss.c. */
 #include "hxb_engine_int.h"
 
+#include <arpa/inet.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -239,16 +240,72 @@ static int tx_window_open_after(hxb_peer_t *p, uint32_t seq, int r)
     return open;
 }
 
+/* Does a frame of len bytes to p on rail r go by UDP straight to the peer,
+ * so in its short form if it has one (PROTOCOL.md 3.1)? Not to a relay,
+ * which routes by the full header; not raw, which has no room in front. */
+static int tx_short_path(const hxb_peer_t *p, int r, size_t len)
+{
+    hxb_rail_t *rail = p->e->rails[r];
+    const hxb_raddr_t *a = &p->addr[r];
+
+    return rail->udp_carrier && a->port != htons(HXB_RELAY_PORT) &&
+           (!rail->ops->carrier_csum || rail->ops->carrier_csum(rail, a, len));
+}
+
+int hxb_tx_short_peer(const hxb_peer_t *p)
+{
+    const hxb_engine_t *e = p->e;
+    int r;
+
+    if (!e->cfg.short_frames || e->cfg.csum == HXB_CSUM_ALL || !p->rail_mask) {
+        return 0;
+    }
+    for (r = 0; r < e->nrails; r++) {
+        if (((p->rail_mask >> r) & 1) && !tx_short_path(p, r, e->frame_max)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+size_t hxb_tx_frag(const hxb_peer_t *p, unsigned kind, int first, int short_peer)
+{
+    const hxb_engine_t *e = p->e;
+    size_t n;
+
+    if (short_peer && !first && (n = hxb_short_kind_len(kind))) {
+        return e->frame_max - n;
+    }
+    return kind == HXB_K_AM ? e->frame_max - sizeof(hxb_hdr_t) - sizeof(hxb_am_ext_t)
+                            : e->frag;
+}
+
+/* the short header's length if frame s leaves on rail r in short form, 0
+ * if whole */
+static size_t tx_short_len(const hxb_peer_t *p, const hxb_txslot_t *s, int r)
+{
+    const hxb_engine_t *e = p->e;
+    size_t n;
+
+    if (!e->cfg.short_frames || e->cfg.csum == HXB_CSUM_ALL ||
+        !(n = hxb_short_len((const hxb_hdr_t *)s->hb))) {
+        return 0;
+    }
+    return tx_short_path(p, r, n + s->inl_len + s->data_len) ? n : 0;
+}
+
 static void tx_send(hxb_peer_t *p, uint32_t seq, hxb_txslot_t *s, int r)
 {
     hxb_engine_t *e = p->e;
     hxb_hdr_t *h = (hxb_hdr_t *)s->hb;
     struct iovec iov[3], body[3];
-    size_t flen;
+    size_t flen, shl;
     int n = 1;
 
     h->ack = p->rx.next;
     h->rail = (uint8_t)r;
+    h->flags &= (uint8_t)~HXB_F_CSUM;    /* a resend may take another path */
+    h->csum = 0;
     /* a first transmission with later frames right behind it: their acks
      * cover it. The last of a burst, the last the windows let out before
      * an ack must open them, and every retransmission ask for an ack as
@@ -277,15 +334,24 @@ static void tx_send(hxb_peer_t *p, uint32_t seq, hxb_txslot_t *s, int r)
     body[0].iov_base = h + 1;
     body[0].iov_len = s->hb_len - sizeof(*h);
     memcpy(body + 1, iov + 1, (n - 1) * sizeof(*iov));
-    h->tag = hxb_frame_tag(&e->auth, h, body, n);
-    if (e->cfg.csum == HXB_CSUM_ALL ||
-        (e->cfg.csum == HXB_CSUM_CARRIER &&
-         !hxb_rail_carrier_csum(e->rails[r], &p->addr[r], flen))) {
-        h->flags |= HXB_F_CSUM;
-        h->csum = hxb_frame_csum(h, body, n);
+    shl = tx_short_len(p, s, r);
+    if (shl) {
+        /* the tag covers the frame the receiver rebuilds (3.1) */
+        hxb_short_canon(h);
+        h->tag = hxb_frame_tag(&e->auth, h, body, n);
+        hxb_short_pack(h, s->sh);
+        iov[0].iov_base = s->sh;
+        iov[0].iov_len = shl;
+        flen = flen - s->hb_len + shl;
+        e->stats.tx_short++;
     } else {
-        h->flags &= (uint8_t)~HXB_F_CSUM;  /* a resend may take another path */
-        h->csum = 0;
+        h->tag = hxb_frame_tag(&e->auth, h, body, n);
+        if (e->cfg.csum == HXB_CSUM_ALL ||
+            (e->cfg.csum == HXB_CSUM_CARRIER &&
+             !hxb_rail_carrier_csum(e->rails[r], &p->addr[r], flen))) {
+            h->flags |= HXB_F_CSUM;
+            h->csum = hxb_frame_csum(h, body, n);
+        }
     }
     e->rails[r]->ops->send(e->rails[r], &p->addr[r], iov, n);
     if (s->state == TX_INFLIGHT) {
@@ -305,7 +371,7 @@ static void tx_send(hxb_peer_t *p, uint32_t seq, hxb_txslot_t *s, int r)
     p->stats.tx_bytes += flen;
     /* the cumulative ack rode along: a separate ACK is needed only while
      * frames beyond a hole wait to be acknowledged selectively */
-    if (p->rx.hi == p->rx.next) {
+    if (p->rx.hi == p->rx.next && !shl) {     /* a short frame has none */
         p->tx.acks_carried++;
     }
 }

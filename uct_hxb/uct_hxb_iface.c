@@ -104,7 +104,7 @@ static ucs_status_t uct_hxb_iface_query(uct_iface_h tl_iface, uct_iface_attr_t *
     /* whole frames: UCP fills each bcopy AM, and a segmented datagram (a
      * train) goes on across AMs only behind a full frame, so a short last
      * frame per AM halved the trains at MTU 1500 (doc/DESIGN.md) */
-    attr->cap.am.max_bcopy       = cfg->max_msg / frag * frag;
+    attr->cap.am.max_bcopy       = hxb_engine_am_whole(iface->engine, cfg->max_msg);
     attr->cap.am.min_zcopy       = 0;
     attr->cap.am.max_zcopy       = cfg->max_msg - HXB_AM_INLINE;
     attr->cap.am.opt_zcopy_align = 1;
@@ -1012,7 +1012,8 @@ static void uct_hxb_iface_print_stats(uct_hxb_iface_t *iface)
                  "retransmits=%lu fast_retx=%lu rack_retx=%lu rto=%lu acks_sent=%lu "
                  "acks_rcvd=%lu am_delivered=%lu ooo_held=%lu peers_failed=%lu "
                  "peers_reset=%lu challenges=%lu busy_sent=%lu busy_rcvd=%lu busy_learned=%lu rail_failovers=%lu spurious=%lu am_bundled=%lu put_bundled=%lu put_copied=%lu atomics_done=%lu atomic_bundled=%lu rail_cuts=%lu cwnd_cuts=%lu cwnd_undos=%lu cc_delay_cuts=%lu "
-                 "resp_revoked=%lu invalidations=%lu sleeps=%lu sleeps_timed=%lu drops:",
+                 "resp_revoked=%lu tx_short=%lu rx_short=%lu invalidations=%lu sleeps=%lu "
+                 "sleeps_timed=%lu drops:",
                  iface->dev_addr.node, ntohs(iface->iface_addr.proc),
                  st->tx_frames, st->rx_frames, st->retransmits, st->fast_retx, st->rack_retx,
                  st->rto_fired, st->acks_sent, st->acks_rcvd, st->am_delivered,
@@ -1020,7 +1021,7 @@ static void uct_hxb_iface_print_stats(uct_hxb_iface_t *iface)
                  st->busy_sent, st->busy_rcvd, st->busy_learned,
                  st->rail_failovers, st->spurious, st->am_bundled, st->put_bundled, st->put_copied, st->atomics_done, st->atomic_bundled, st->rail_cuts,
                  st->cwnd_cuts, st->cwnd_undos, st->cc_delay_cuts, st->resp_revoked,
-                 iface->md->invalidations, iface->sleeps, iface->sleeps_timed);
+                 st->tx_short, st->rx_short, iface->md->invalidations, iface->sleeps, iface->sleeps_timed);
     for (i = 0; (i < HXB_DROP_MAX) && (n < (int)sizeof(buf)); i++) {
         n += snprintf(buf + n, sizeof(buf) - n, " %s=%lu", hxb_drop_names[i],
                       st->drops[i]);

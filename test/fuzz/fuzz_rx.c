@@ -17,6 +17,7 @@
 #include "hxb_engine.h"
 #include "hxb_rail_mem.h"
 #include "hxb_rail.h"
+#include "hxb_short.h"
 #include "hxb_wire.h"
 
 #include <stdint.h>
@@ -171,6 +172,22 @@ static void forge(cursor_t *c, hxb_rail_t **rb, const hxb_engine_cfg_t *cfg,
             h->csum = hxb_frame_csum(h, &body, 1);
         }
     }
+    /* a short frame (PROTOCOL.md 3.1), rebuilt by A where the rail has
+     * room (setup bit 4), refused where it has not */
+    if ((fix2 & 0x10) && len >= sizeof(hxb_short_hdr_t)) {
+        static const uint8_t kinds[3] = {HXB_K_AM, HXB_K_PUT, HXB_K_GET_RESP};
+        hxb_short_hdr_t *s = (hxb_short_hdr_t *)frame;
+
+        s->version = HXB_VERSION_SHORT;
+        if (fix & 0x10) s->kind = kinds[s->kind % 3];
+        if (fix & 0x04) {
+            s->src_node = NODE_B;
+            s->src_proc = PROC_B;
+        }
+        if (fix & 0x02) s->tag = cfg->job_key;
+        if (fix2 & 0x02) s->flags |= HXB_F_SEQ;
+        if (fix2 & 0x20) s->flags &= (uint8_t)~(HXB_F_CSUM | HXB_F_AM_FIRST | HXB_F_AM_BUNDLE);
+    }
     if (rb[r]->ops->send(rb[r], &to, &iov, 1) == 0) {
         rb[r]->ops->flush(rb[r]);
     }
@@ -262,6 +279,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         faults.lane_min = 600;
         faults.lane_us = 50;
     }
+    faults.udp = (setup & 4) != 0;  /* rails that carry short frames */
     ca.window = 64;
     ca.max_msg = MAX_MSG;
     cb = ca;

@@ -27,6 +27,11 @@ EXTRA_ENV=UCX_HXB_MODE=udp ucp_pair udp -n 500 -m 4194304 -t 300 -s 8
 grep -q "retransmits=[1-9]" "$LOG"/udp.srv "$LOG"/udp.cli || fail "udp: no retransmission under loss"
 for f in "$LOG"/udp.srv "$LOG"/udp.cli; do
     [ "$(gso "$f")" -gt 0 ] || fail "udp: $f sent no segmented datagram"
+    [ "$(stat "$f" rx_short)" -gt 0 ] || fail "udp: $f took no short frame"
+done
+# raw rails: no frame goes short (the ring has no room to rebuild it)
+for f in "$LOG"/raw.srv "$LOG"/raw.cli; do
+    [ "$(stat "$f" tx_short)" = 0 ] || fail "raw: $f sent short frames"
 done
 
 # A caller that sleeps when idle (UCP's event fd: hxb-ucp-test -b) under the

@@ -5,6 +5,7 @@
  * a dual rail's UDP socket after its raw ring). */
 #include "hxb_clock.h"
 #include "hxb_rail_mem.h"
+#include "hxb_short.h"
 #include "hxb_wire.h"
 
 #include <errno.h>
@@ -146,13 +147,15 @@ static int mem_xmit(hxb_rail_t *r, const hxb_raddr_t *dst,
     r->stats.tx_bytes += len;
     if (mem_chance(m, m->f.drop_ppm) ||
         (m->f.dlimit && mem_queued(m->peer) >= m->f.dlimit)) {
-        if (iov[0].iov_len >= sizeof(hxb_hdr_t) &&
-            (((const hxb_hdr_t *)iov[0].iov_base)->flags & HXB_F_SEQ)) {
+        const uint8_t *h0 = iov[0].iov_base;
+        if ((iov[0].iov_len >= sizeof(hxb_hdr_t) &&
+             (((const hxb_hdr_t *)h0)->flags & HXB_F_SEQ)) ||
+            (iov[0].iov_len && h0[0] == HXB_VERSION_SHORT)) {   /* always sequenced */
             m->dropped_seq++;
         }
         return 0;
     }
-    fr = malloc(sizeof(*fr) + len);
+    fr = malloc(sizeof(*fr) + HXB_SHORT_GROW + len);   /* room in front: hxb_short.h */
     if (!fr) {
         return -ENOMEM;
     }
@@ -168,16 +171,20 @@ static int mem_xmit(hxb_rail_t *r, const hxb_raddr_t *dst,
         fr->due = (fr->due > 0 ? fr->due : fr->at) + m->f.lane_us * 1e-6;
     }
     for (i = 0; i < iovcnt; i++) {
-        memcpy(fr->data + off, iov[i].iov_base, iov[i].iov_len);
+        memcpy(fr->data + HXB_SHORT_GROW + off, iov[i].iov_base, iov[i].iov_len);
         off += iov[i].iov_len;
     }
-    if (len && mem_chance(m, m->f.corrupt_ppm)) {
-        fr->data[mem_rand(m) % len] ^= (uint8_t)(1 + mem_rand(m) % 255);
+    if (len && m->f.udp && mem_chance(m, m->f.corrupt_ppm)) {
+        free(fr);                /* UDP's checksum: the kernel drops it */
+        return 0;
+    }
+    if (len && !m->f.udp && mem_chance(m, m->f.corrupt_ppm)) {
+        fr->data[HXB_SHORT_GROW + mem_rand(m) % len] ^= (uint8_t)(1 + mem_rand(m) % 255);
     }
     if (mem_chance(m, m->f.dup_ppm)) {
-        mem_frame_t *d = malloc(sizeof(*d) + len);
+        mem_frame_t *d = malloc(sizeof(*d) + HXB_SHORT_GROW + len);
         if (d) {
-            memcpy(d, fr, sizeof(*d) + len);
+            memcpy(d, fr, sizeof(*d) + HXB_SHORT_GROW + len);
             mem_enqueue(m->peer, d);
         }
     }
@@ -262,7 +269,7 @@ static int mem_recv(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
                 r->stats.rx_frames++;
                 r->stats.rx_bytes += fr->len;
                 r->rx_stamp = fr->at;   /* a stall (receiver off the CPU) is host time */
-                cb(arg, r, fr->data, fr->len, &src);
+                cb(arg, r, fr->data + HXB_SHORT_GROW, fr->len, &src);
             }
             free(fr);
             n++;
@@ -292,7 +299,7 @@ static int mem_peek(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
             if (mem_on_wire(fr)) {
                 break;      /* and the rest of the lane */
             }
-            cb(arg, r, fr->data, fr->len, &src);
+            cb(arg, r, fr->data + HXB_SHORT_GROW, fr->len, &src);
         }
     }
     return n;
@@ -367,6 +374,8 @@ int hxb_rail_mem_pair(size_t mtu, const hxb_mem_faults_t *faults,
             m->f = *faults;
             m->f.seed = faults->seed * 2 + i + 1;
         }
+        m->super.udp_carrier = m->f.udp;
+        m->super.rx_room = m->f.udp ? HXB_SHORT_GROW : 0;
     }
     next_mac++;
     *a = &x->super;
@@ -381,6 +390,8 @@ void hxb_rail_mem_set_faults(hxb_rail_t *rail, const hxb_mem_faults_t *faults)
 
     m->f = *faults;
     m->f.seed = seed ^ faults->seed;
+    m->super.udp_carrier = m->f.udp;
+    m->super.rx_room = m->f.udp ? HXB_SHORT_GROW : 0;
 }
 
 void hxb_rail_mem_set_down(hxb_rail_t *rail, int down)

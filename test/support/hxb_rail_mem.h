@@ -35,6 +35,9 @@ typedef struct hxb_mem_faults {
                         * gone through, so what waits is a queue that delays */
     int      no_backlog; /* the rail does not tell its queue (backlog op,
                         * as a raw rail), though it has one (rate) */
+    int      udp;      /* a UDP carrier: frames may go in their short form
+                        * (hxb_short.h), each delivered with room in front;
+                        * a corrupted frame is dropped (UDP's checksum) */
     uint64_t seed;
 } hxb_mem_faults_t;
 

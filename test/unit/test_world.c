@@ -3,6 +3,7 @@
  * (test/support/hxb_rail_mem.c), pumped by hand, on the real or the
  * virtual clock (built twice: libtest_world.la, libtest_world_vclock.la). */
 #include "test_world.h"
+#include "hxb_short.h"
 
 #include <stdio.h>
 #include <time.h>
@@ -362,8 +363,10 @@ void pump_n(unsigned long n)
 void plan_am(side_t *s, unsigned long n, int zcopy)
 {
     size_t max = hxb_engine_cfg(s->e)->max_msg, frag = hxb_engine_frag_size(s->e);
+    size_t whole = hxb_engine_am_whole(s->e, max);   /* full frames, short after the first */
     const size_t special[] = {0, 1, 15, 16, 17, HXB_AM_INLINE, HXB_AM_INLINE + 1,
-                              frag - 1, frag, frag + 1, 2 * frag, max - 1, max};
+                              frag - 1, frag, frag + 1, 2 * frag, max - 1, max,
+                              whole - 1, whole, whole + 1};
     unsigned long k;
 
     s->plan_n = n;
@@ -601,6 +604,49 @@ void send_from_b(unsigned kind, unsigned flags, uint32_t seq, uint32_t src_epoch
         h->tag = hxb_frame_tag(&auth, h, &body, 1);
     }
     ck_assert_int_eq(W.rb[0]->ops->send(W.rb[0], &to, &iov, 1), 0);
+    W.rb[0]->ops->flush(W.rb[0]);
+}
+
+void send_short_from_b(unsigned kind, unsigned flags, unsigned am_id, uint32_t seq,
+                       uint32_t src_epoch, uint64_t key, const void *ext,
+                       size_t ext_len, const void *pl, size_t pl_len)
+{
+    uint8_t f[2048] = {0}, sh[HXB_SHORT_MAX];
+    hxb_hdr_t *h = (hxb_hdr_t *)f;
+    hxb_raddr_t to = {0};
+    hxb_auth_t auth = {.mode = HXB_AUTH_HEADER, .job_key = key};
+    struct iovec body = {f + sizeof(*h), ext_len + pl_len}, iov[2];
+    size_t n;
+
+    ck_assert_uint_le(sizeof(*h) + ext_len + pl_len, sizeof(f));
+    h->version = HXB_VERSION;
+    h->kind = (uint8_t)kind;
+    h->flags = (uint8_t)(flags | HXB_F_SEQ);
+    h->hops = HXB_HOPS_MAX;
+    h->len = (uint16_t)(ext_len + pl_len);
+    h->src_node = NODE_B;
+    h->src_proc = PROC_B;
+    h->dst_node = NODE_A;
+    h->dst_proc = PROC_A;
+    h->src_epoch = src_epoch;
+    h->dst_epoch = EPOCH_A;
+    h->seq = seq;
+    memcpy(h + 1, ext, ext_len);
+    if (kind == HXB_K_AM) {
+        ((hxb_am_ext_t *)(h + 1))->am_id = (uint8_t)am_id;
+    }
+    memcpy(f + sizeof(*h) + ext_len, pl, pl_len);
+    n = hxb_short_len(h);
+    ck_assert_uint_gt(n, 0);
+    hxb_short_canon(h);
+    hxb_auth_derive(&key, sizeof(key), auth.key);
+    h->tag = hxb_frame_tag(&auth, h, &body, 1);
+    hxb_short_pack(h, sh);
+    iov[0].iov_base = sh;
+    iov[0].iov_len = n;
+    iov[1].iov_base = f + sizeof(*h) + ext_len;
+    iov[1].iov_len = pl_len;
+    ck_assert_int_eq(W.rb[0]->ops->send(W.rb[0], &to, iov, 2), 0);
     W.rb[0]->ops->flush(W.rb[0]);
 }
 

@@ -173,6 +173,12 @@ extern const hxb_mem_faults_t FAULTS;
 /* frames forged as B would send them, pushed into A's first rail */
 void send_from_b(unsigned kind, unsigned flags, uint32_t seq, uint32_t src_epoch,
                  const void *ext, size_t ext_len, const void *pl, size_t pl_len);
+/* a frame forged as B would send it in short form (hxb_short.h) under the
+ * job key key (KEY_A: B's own), pushed into A's first rail; ext is the
+ * kind's full extension (an AM's: its am_id is am_id) */
+void send_short_from_b(unsigned kind, unsigned flags, unsigned am_id, uint32_t seq,
+                       uint32_t src_epoch, uint64_t key, const void *ext,
+                       size_t ext_len, const void *pl, size_t pl_len);
 /* B's seq-th sequenced frame, of its current run */
 void send_seq_from_b(unsigned kind, unsigned flags, uint32_t seq, const void *ext,
                      size_t ext_len, const void *pl, size_t pl_len);
