@@ -13,6 +13,7 @@
  * from the options (carrier, kind, peer, hop count, job key with
  * authentication off). User side: the same filters again on the hxb header,
  * and those the kernel cannot do (the job's tag under authentication). */
+#include "hxb_short.h"
 #include "hxb_wire.h"
 #include "hxb_auth.h"
 #include "hxb_ident.h"
@@ -280,6 +281,22 @@ static int wanted(const uint8_t *pkt, uint32_t caplen)
     if (!h || (is_udp ? !g_f.udp : !g_f.raw)) {
         return 0;
     }
+    if (is_udp && left >= sizeof(hxb_short_hdr_t) && h[0] == HXB_VERSION_SHORT) {
+        /* a short frame (PROTOCOL.md 3.1): never relayed; its tag covers
+         * what its receiver rebuilds (epochs, destination), which it does
+         * not carry, so --job cannot prove it (but with authentication
+         * off: the job key); a node filter sees its source only */
+        kind = h[1];
+        sn = rd16(h + 4); sp = rd16(h + 6);
+        uint64_t tag;
+
+        memcpy(&tag, h + offsetof(hxb_short_hdr_t, tag), sizeof(tag));
+        return !(g_f.have_job && (g_f.auth.mode != HXB_AUTH_OFF || tag != g_f.auth.job_key)) &&
+               !g_f.relayed &&
+               !(g_f.kinds && (kind >= 32 || !(g_f.kinds & (1u << kind)))) &&
+               !(g_f.node >= 0 && !(sn == (unsigned)g_f.node &&
+                                    (g_f.proc < 0 || sp == (unsigned)g_f.proc)));
+    }
     if (left < sizeof(hxb_hdr_t)) {
         /* too short to be hxb's frame, or cut by the snaplen: kept unless
          * a filter needs its header (then it cannot pass) */
@@ -323,7 +340,7 @@ static int wanted(const uint8_t *pkt, uint32_t caplen)
 static uint64_t count_frames(const uint8_t *pkt, uint32_t caplen)
 {
     const uint8_t *h;
-    uint32_t left, step;
+    uint32_t left, step, seg = 0;
     int is_udp = 0, relay_port;
     uint64_t n = 0;
 
@@ -331,10 +348,21 @@ static uint64_t count_frames(const uint8_t *pkt, uint32_t caplen)
     if (!h || !is_udp) {
         return 1;
     }
-    while (left >= sizeof(hxb_hdr_t)) {
+    while (left >= sizeof(hxb_short_hdr_t)) {
+        if (h[0] == HXB_VERSION_SHORT) {
+            /* no length: a train's frames are all of its first one's size
+             * (but the last); a short frame first takes the datagram */
+            step = seg ? seg : left;
+        } else if (left >= sizeof(hxb_hdr_t)) {
+            step = (uint32_t)sizeof(hxb_hdr_t) + rd16(h + 4);
+        } else {
+            break;
+        }
         n++;
-        step = (uint32_t)sizeof(hxb_hdr_t) + rd16(h + 4);
-        if (step > left) {
+        if (!seg) {
+            seg = step;
+        }
+        if (step >= left) {
             break;
         }
         h += step;
@@ -422,6 +450,41 @@ static void hdr_conds(char *buf, size_t len, const char *b, int off, int udp)
     }
 }
 
+/* the same conditions on a short frame at udp[8] (PROTOCOL.md 3.1): kind
+ * at 1, source at 4 and 6, tag at 12; never relayed; a job's tag only
+ * with authentication off (else user space cannot prove it either) */
+static void short_conds(char *buf, size_t len)
+{
+    unsigned k;
+    int first = 1;
+
+    if (g_f.relayed || (g_f.have_job && g_f.auth.mode != HXB_AUTH_OFF)) {
+        cat(buf, len, " and 1 = 0");
+        return;
+    }
+    if (g_f.kinds) {
+        cat(buf, len, " and (");
+        for (k = 0; k < 32; k++) {
+            if (g_f.kinds & (1u << k)) {
+                cat(buf, len, "%sudp[9] = %u", first ? "" : " or ", k);
+                first = 0;
+            }
+        }
+        cat(buf, len, ")");
+    }
+    if (g_f.node >= 0) {
+        cat(buf, len, " and udp[12:2] = 0x%x", sw16((uint16_t)g_f.node));
+        if (g_f.proc >= 0) {
+            cat(buf, len, " and udp[14:2] = 0x%x", sw16((uint16_t)g_f.proc));
+        }
+    }
+    if (g_f.have_job) {
+        uint64_t j = g_f.auth.job_key;
+        cat(buf, len, " and udp[20:4] = 0x%x and udp[24:4] = 0x%x",
+            sw32((uint32_t)j), sw32((uint32_t)(j >> 32)));
+    }
+}
+
 static void build_filter(char *buf, size_t len)
 {
     buf[0] = 0;
@@ -437,14 +500,19 @@ static void build_filter(char *buf, size_t len)
             cat(buf, len, "(port %d or portrange %u-%u)", HXB_RELAY_PORT, g_f.port_lo,
                 g_f.port_hi);
         } else {
-            /* the ephemeral range: both ends hxb's, and version 4 */
+            /* the ephemeral range: both ends hxb's */
             cat(buf, len, "(src port %d or src portrange %u-%u) and "
-                "(dst port %d or dst portrange %u-%u) and udp[8] = %d", HXB_RELAY_PORT,
-                g_f.port_lo, g_f.port_hi, HXB_RELAY_PORT, g_f.port_lo, g_f.port_hi,
-                HXB_VERSION);
+                "(dst port %d or dst portrange %u-%u)", HXB_RELAY_PORT,
+                g_f.port_lo, g_f.port_hi, HXB_RELAY_PORT, g_f.port_lo, g_f.port_hi);
         }
+        /* version 4 (with ports given: anything but a short frame), or a
+         * short frame */
+        cat(buf, len, g_f.any_version ? " and ((udp[8] != %d" : " and ((udp[8] = %d",
+            g_f.any_version ? HXB_VERSION_SHORT : HXB_VERSION);
         hdr_conds(buf, len, "udp", 8, 1);
-        cat(buf, len, ")");
+        cat(buf, len, ") or (udp[8] = %d", HXB_VERSION_SHORT);
+        short_conds(buf, len);
+        cat(buf, len, ")))");
     }
 }
 
@@ -644,17 +712,21 @@ static void usage(FILE *f)
         "      --self NAME      this node's name in it (default $HXB_NODE, else the host name)\n"
         "  -k, --kind LIST      only these kinds: AM,PUT,GET_REQ,GET_RESP,NOP,ATOMIC,\n"
         "                       ACK,ERR,PING,PONG,HELLO (names or numbers)\n"
-        "  -p, --peer NODE[:PROC]  only frames from or to that node (and process)\n"
+        "  -p, --peer NODE[:PROC]  only frames from or to that node (and process);\n"
+        "                       a datagram that starts with a short frame: from it\n"
         "      --job KEY        only frames of the job with UCX_HXB_JOB_KEY=KEY: their\n"
         "                       tag is checked (user space), or compared with the\n"
-        "                       job key with --auth off (kernel)\n"
+        "                       job key with --auth off (kernel); a datagram that\n"
+        "                       starts with a short frame cannot be proven (but\n"
+        "                       with --auth off)\n"
         "      --auth MODE      the job's UCX_HXB_AUTH: header (default), full, off\n"
         "      --raw, --udp     only raw frames, only UDP datagrams (default both)\n"
         "      --relayed        only relayed frames (hops below %d, or UDP to or from\n"
         "                       port %d)\n"
         "      --ports LO-HI    the processes' UDP ports. Default: the kernel's\n"
         "                       ip_local_port_range, datagrams between two such ports\n"
-        "                       (or 885) that start with version %d; given: every\n"
+        "                       (or 885) that start with version %d (or a short\n"
+        "                       frame); given: every\n"
         "                       datagram from or to one of them (or 885)\n"
         "  -s, --snaplen BYTES  bytes kept of each frame (default 262144; 128 keeps\n"
         "                       the headers, extensions and an ACK's first bitmap word)\n"

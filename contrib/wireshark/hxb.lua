@@ -23,6 +23,9 @@
 -- 16, hxb.relayed, hxb.e.checksum, ... (see contrib/wireshark/README.md).
 
 local VERSION  = 4
+local SHORT    = 0x84  -- a short data frame's first byte (PROTOCOL.md 3.1)
+local SHDR     = 20    -- its header
+local short_ext = { [1] = 0, [2] = 16, [4] = 8 }  -- AM, PUT, GET_RESP
 local HDR      = 44
 local HOPS_MAX = 8
 local RELAY_PORT = 885
@@ -79,6 +82,7 @@ F.csum_ok   = ProtoField.bool("hxb.csum.good", "Checksum good")
 F.relayed   = ProtoField.bool("hxb.relayed", "Relayed")
 F.carrier   = ProtoField.string("hxb.carrier", "Carrier")
 F.train     = ProtoField.uint16("hxb.train_index", "Frame in datagram")
+F.short     = ProtoField.bool("hxb.short", "Short form (PROTOCOL.md 3.1)")
 -- AM
 F.am_id     = ProtoField.uint8("hxb.am.id", "AM id")
 F.am_pad    = ProtoField.bytes("hxb.am.pad", "Pad")
@@ -391,6 +395,62 @@ local function dissect_body(kind, flags, t, ext, pl, pkt)
     return info
 end
 
+-- A short data frame (PROTOCOL.md 3.1) at tvb[off..] of size bytes (the
+-- rest of the datagram, or the train's segment size): no dst, epochs or
+-- length in it, which its receiver supplies; returns size and the Info
+local function dissect_short(tvb, off, size, cap, root, carrier, damaged, idx)
+    local t = root:add(hxb, tvb:range(off, math.min(cap, size)))
+    local kind, flags = tvb:range(off + 1, 1):uint(), tvb:range(off + 2, 1):uint()
+    local src_node, src_proc = tvb:range(off + 4, 2):le_uint(), tvb:range(off + 6, 2):le_uint()
+    local name = kinds[kind] or ("kind " .. kind)
+    local info = string.format("%s %d:%d (short) seq=%d", name, src_node, src_proc,
+                               tvb:range(off + 8, 4):le_uint())
+    t:add(F.carrier, carrier):set_generated()
+    if idx then t:add(F.train, idx):set_generated() end
+    t:add(F.short, true):set_generated()
+    t:add(F.version, tvb:range(off, 1))
+    t:add(F.kind, tvb:range(off + 1, 1))
+    local ft = t:add(F.flags, tvb:range(off + 2, 1))
+    for _, fl in ipairs({ F.f_csum, F.f_seq, F.f_busy, F.f_more, F.f_first, F.f_last,
+                          F.f_bundle, F.f_ordered }) do
+        ft:add(fl, tvb:range(off + 2, 1))
+    end
+    t:add(F.am_id, tvb:range(off + 3, 1))
+    t:add_le(F.src_node, tvb:range(off + 4, 2)); t:add_le(F.src_proc, tvb:range(off + 6, 2))
+    t:add_le(F.node, tvb:range(off + 4, 2)):set_hidden()
+    t:add_le(F.seq, tvb:range(off + 8, 4)); t:add_le(F.tag, tvb:range(off + 12, 8))
+    t:append_text(string.format(", %s (short), %d:%d", name, src_node, src_proc))
+    local x = short_ext[kind]
+    -- what hxb_short_expand refuses (the receiver counts it as kind or length)
+    if not x then
+        if not damaged then t:add_proto_expert_info(E.kind) end
+        return size, info .. " [invalid]"
+    end
+    if size < SHDR + x or band(flags, 2) == 0 or band(flags, 0x51) ~= 0 or
+       (kind ~= 1 and tvb:range(off + 3, 1):uint() ~= 0) then
+        if not damaged then t:add_proto_expert_info(E.length) end
+        return size, info .. " [invalid]"
+    end
+    local et = t:add(tvb:range(off + SHDR, math.max(x, 0)), name .. " extension (short)")
+    if kind == 1 then
+        et:set_text("AM: no extension (am_id in the header)")
+        info = info .. string.format(" am_id=%d", tvb:range(off + 3, 1):uint())
+    elseif kind == 2 then
+        et:add_le(F.addr, tvb:range(off + SHDR, 8)); et:add_le(F.rkey, tvb:range(off + SHDR + 8, 8))
+        info = info .. " addr=" .. hex64(tvb:range(off + SHDR, 8))
+    else
+        get_id(et, tvb:range(off + SHDR, 4)); et:add_le(F.offset, tvb:range(off + SHDR + 4, 4))
+        info = info .. string.format(" get_id=0x%x offset=%d", tvb:range(off + SHDR, 4):le_uint(),
+                                     tvb:range(off + SHDR + 4, 4):le_uint())
+    end
+    local plen = math.min(size, cap) - SHDR - x
+    if plen > 0 then
+        t:add(F.payload, tvb:range(off + SHDR + x, plen))
+        info = info .. string.format(" data=%d", size - SHDR - x)
+    end
+    return size, info
+end
+
 -- one frame at tvb[off..]; returns the bytes it takes (44 + len, or all
 -- that is left when that is not a frame) and the Info summary
 local function dissect_frame(tvb, off, pinfo, root, carrier, damaged, idx)
@@ -501,17 +561,29 @@ local function dissect(tvb, pinfo, root, carrier)
         damaged = st ~= nil and st.value == 0         -- PROTO_CHECKSUM_E_BAD
         if damaged then root:add_proto_expert_info(E.carrier) end
     end
-    local off, idx, infos = 0, 0, {}
+    local off, idx, infos, seg = 0, 0, {}, nil
     local total = tvb:reported_len()
     repeat
-        local used, info = dissect_frame(tvb, off, pinfo, root, carrier, damaged,
-                                         carrier ~= "raw" and total > HDR and idx or nil)
+        local used, info
+        local left = tvb:reported_length_remaining(off)
+        if carrier ~= "raw" and tvb:len() > off and tvb:range(off, 1):uint() == SHORT and
+           left >= SHDR and tvb:len() - off >= SHDR then
+            -- a short frame has no length: a train's frames are the size of
+            -- its first (all but the last), else it is the whole datagram
+            used, info = dissect_short(tvb, off, seg and math.min(seg, left) or left,
+                                       tvb:len() - off, root, carrier, damaged,
+                                       total > SHDR and idx or nil)
+        else
+            used, info = dissect_frame(tvb, off, pinfo, root, carrier, damaged,
+                                       carrier ~= "raw" and total > HDR and idx or nil)
+        end
+        seg = seg or used
         infos[#infos + 1] = info
         off, idx = off + used, idx + 1
         -- a raw frame is one frame (Ethernet may pad it); a datagram may
         -- hold a train of frames, back to back
         -- (a damaged one is not cut further: its lengths may be wrong)
-    until carrier == "raw" or damaged or used <= 0 or tvb:reported_length_remaining(off) < HDR
+    until carrier == "raw" or damaged or used <= 0 or tvb:reported_length_remaining(off) < SHDR
     if carrier ~= "raw" and tvb:reported_length_remaining(off) > 0 then
         if off < tvb:len() then root:add(F.trailer, tvb:range(off)) end
         if not damaged then root:add_proto_expert_info(E.short) end
@@ -536,8 +608,13 @@ end
 
 -- UDP datagrams on other ports: hxb's if they look like it
 local function heuristic(tvb, pinfo, root)
-    if not hxb.prefs.heuristic or tvb:len() < HDR then return false end
-    if tvb:range(0, 1):uint() ~= VERSION or tvb:range(7, 1):uint() ~= 0 or
+    if not hxb.prefs.heuristic or tvb:len() < SHDR then return false end
+    if tvb:range(0, 1):uint() == SHORT then
+        -- a short frame: a data kind, sequenced, no forbidden flag
+        if not short_ext[tvb:range(1, 1):uint()] or band(tvb:range(2, 1):uint(), 0x53) ~= 2 then
+            return false
+        end
+    elseif tvb:len() < HDR or tvb:range(0, 1):uint() ~= VERSION or tvb:range(7, 1):uint() ~= 0 or
        tvb:range(3, 1):uint() > HOPS_MAX or
        HDR + tvb:range(4, 2):le_uint() > tvb:reported_len() then
         return false

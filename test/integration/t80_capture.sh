@@ -13,6 +13,8 @@
 #    or length); the frames the faults corrupted are flagged as a bad
 #    checksum (hxb's or the UDP datagram's), never as malformed; every
 #    kind the traffic makes is seen, and relayed frames on each carrier;
+#  - short frames (a direct pair, n0 and n1): one frame each to tshark,
+#    none malformed, as many frames as hxb-capture counts;
 #  - a negative check: frames wrong in one way each (inject_frames.py) are
 #    each flagged as that (version, kind, length, checksum).
 TNAME=r80
@@ -138,6 +140,28 @@ done
 relayed=$(awk -F'\t' '$5 ~ /(^|,)(1|True)(,|$)/' "$LOG/fields" | wc -l)
 [ "$relayed" -gt 0 ] || fail "no relayed frame seen"
 note "tshark: $seen frames, kinds$kinds, carriers$carriers, $relayed relayed, $csum flagged corrupted, none malformed"
+
+# short frames (PROTOCOL.md 3.1): n0 and n1 share line x, so a user's job
+# between them sends its later fragments short (straight to the peer);
+# captured on n0's x0, each is one frame to tshark (no length field: the
+# train's segment size), none malformed, as many as hxb-capture counts
+CAP=$LOG/short.pcapng
+on n0 "$HXB_BIN/hxb-capture" -i x0 -w "$CAP" > "$LOG/capture-short" 2>&1 &
+cap=$!
+for _ in $(seq 100); do grep -q "capturing on" "$LOG/capture-short" && break; sleep 0.1; done
+SRV=n0 CLI=n1 EXTRA_ENV=UCX_HXB_MODE=udp ucp_pair short -n 50 -m 300000 -t 60 -s 5
+[ "$(stat "$LOG/short.srv" rx_short)" -gt 0 ] || fail "short: no short frame reached n0"
+stop_capture capture-short
+frames=$(sed -n 's/.*total:.* frames=\([0-9]*\).*/\1/p' "$LOG/capture-short")
+ts "$CAP" -T fields -E occurrence=a -E aggregator=, -e hxb.kind -e hxb.short \
+    -e _ws.expert.message > "$LOG/short" || fail "tshark cannot read $CAP"
+seen=$(cut -f1 "$LOG/short" | tr ',' '\n' | grep -c .)
+nshort=$(cut -f2 "$LOG/short" | tr ',' '\n' | grep -cE '^(1|True)$')
+[ "$seen" = "$frames" ] || fail "short: tshark reads $seen frames, hxb-capture counted $frames"
+[ "$nshort" -gt 0 ] || fail "short: tshark saw no short frame in $seen"
+bad=$(awk -F'\t' -v re="$MALFORMED" '$3 ~ re' "$LOG/short" | wc -l)
+[ "$bad" = 0 ] || fail "short: $bad packets malformed, e.g. $(awk -F'\t' -v re="$MALFORMED" '$3 ~ re' "$LOG/short" | head -1)"
+note "short frames: $nshort of $seen frames on n0's x0 short, none malformed"
 
 # negative: 5 each of inject_frames.py's frames (source node 999) into
 # n0's x0 (faults off), as raw frames and as UDP datagrams to port 40000,
