@@ -67,56 +67,76 @@ void hxb_short_pack(const hxb_hdr_t *h, void *out)
 hxb_hdr_t *hxb_short_expand(void *frame, size_t *size, const hxb_short_ctx_t *ctx,
                             int *why)
 {
-    hxb_short_hdr_t s;
-    hxb_hdr_t h;
-    uint8_t ext[sizeof(hxb_put_ext_t)];
+    const hxb_short_hdr_t *s = frame;
     size_t x, full, body;
-    uint8_t *at;
+    uint8_t ext[sizeof(hxb_put_ext_t)];
+    hxb_hdr_t *h;
+    uint8_t kind, flags, am_id;
 
-    if (*size < sizeof(s)) {
+    if (*size < sizeof(*s)) {
         *why = HXB_DROP_SHORT;
         return NULL;
     }
-    memcpy(&s, frame, sizeof(s));
-    x = short_ext_len(s.kind);
+    kind = s->kind;
+    flags = s->flags;
+    am_id = s->am_id;
+    x = short_ext_len(kind);
     if (x == (size_t)-1) {
         *why = HXB_DROP_KIND;
         return NULL;
     }
-    if (*size < sizeof(s) + x || !(s.flags & HXB_F_SEQ) || (s.am_id && s.kind != HXB_K_AM) ||
-        (s.flags & (HXB_F_CSUM | HXB_F_AM_FIRST | HXB_F_AM_BUNDLE))) {
+    if (*size < sizeof(*s) + x || !(flags & HXB_F_SEQ) || (am_id && kind != HXB_K_AM) ||
+        (flags & (HXB_F_CSUM | HXB_F_AM_FIRST | HXB_F_AM_BUNDLE))) {
         *why = HXB_DROP_LEN;
         return NULL;
     }
-    full = hxb_ext_len(s.kind);
-    body = *size - sizeof(s) - x;              /* the payload */
+    full = kind == HXB_K_AM ? sizeof(hxb_am_ext_t) : kind == HXB_K_PUT ?
+           sizeof(hxb_put_ext_t) : sizeof(hxb_get_resp_ext_t);
+    body = *size - sizeof(*s) - x;              /* the payload */
     if (full + body > UINT16_MAX) {
         *why = HXB_DROP_LEN;
         return NULL;
     }
-    memset(ext, 0, sizeof(ext));
-    memcpy(ext, (uint8_t *)frame + sizeof(s), x);
-    if (s.kind == HXB_K_AM) {
-        ext[0] = s.am_id;                      /* hxb_am_ext_t: am_id first */
+    /* the payload stays where it is; header and extension go before it,
+     * over the short header (read first: the full one overlaps it) */
+    h = (hxb_hdr_t *)((uint8_t *)frame + sizeof(*s) + x - full - sizeof(*h));
+    memcpy(ext, s + 1, x);
+    {
+        uint64_t tag = s->tag;
+        uint32_t seq = s->seq;
+        uint16_t src_node = s->src_node, src_proc = s->src_proc;
+
+        h->version = HXB_VERSION;
+        h->kind = kind;
+        h->flags = flags;
+        h->hops = HXB_HOPS_MAX;
+        h->len = (uint16_t)(full + body);
+        h->rail = 0;
+        h->reserved = 0;
+        h->tag = tag;
+        h->src_node = src_node;
+        h->src_proc = src_proc;
+        h->dst_node = ctx->dst_node;
+        h->dst_proc = ctx->dst_proc;
+        h->src_epoch = ctx->src_epoch;
+        h->dst_epoch = ctx->dst_epoch;
+        h->seq = seq;
+        h->ack = 0;
+        h->csum = 0;
     }
-    memset(&h, 0, sizeof(h));
-    h.version = HXB_VERSION;
-    h.kind = s.kind;
-    h.flags = s.flags;
-    h.hops = HXB_HOPS_MAX;
-    h.len = (uint16_t)(full + body);
-    h.tag = s.tag;
-    h.src_node = s.src_node;
-    h.src_proc = s.src_proc;
-    h.dst_node = ctx->dst_node;
-    h.dst_proc = ctx->dst_proc;
-    h.src_epoch = ctx->src_epoch;
-    h.dst_epoch = ctx->dst_epoch;
-    h.seq = s.seq;
-    /* the payload stays where it is; header and extension go before it */
-    at = (uint8_t *)frame + sizeof(s) + x - full - sizeof(h);
-    memcpy(at, &h, sizeof(h));
-    memcpy(at + sizeof(h), ext, full);
-    *size = sizeof(h) + full + body;
-    return (hxb_hdr_t *)at;
+    if (kind == HXB_K_AM) {
+        hxb_am_ext_t *a = (hxb_am_ext_t *)(h + 1);
+        a->am_id = am_id;
+        a->pad[0] = a->pad[1] = a->pad[2] = 0;
+        a->total = 0;
+    } else if (kind == HXB_K_PUT) {
+        memcpy(h + 1, ext, sizeof(hxb_put_ext_t));
+    } else {
+        hxb_get_resp_ext_t *g = (hxb_get_resp_ext_t *)(h + 1);
+        memcpy(&g->get_id, ext, 4);
+        memcpy(&g->offset, ext + 4, 4);
+        g->status = 0;
+    }
+    *size = sizeof(*h) + full + body;
+    return h;
 }

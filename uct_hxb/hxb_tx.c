@@ -235,7 +235,10 @@ static int tx_window_open_after(hxb_peer_t *p, uint32_t seq, int r)
         return 0;               /* no sequence number for the next frame */
     }
     tx_inflight_add(p, r);
-    open = hxb_tx_pick_rail(p, -1) >= 0;
+    /* the rail it leaves on still has room (the usual case within a
+     * burst): no need to look at the others */
+    open = (((p->rail_mask >> r) & 1) && p->e->rails[r]->up && tx_rail_room(p, r) > 0) ||
+           hxb_tx_pick_rail(p, -1) >= 0;
     tx_inflight_sub(p, r);
     return open;
 }
