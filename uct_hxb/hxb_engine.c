@@ -382,10 +382,10 @@ static int engine_dst_check(const hxb_engine_t *e, const hxb_hdr_t *h)
     return h->hops == 0 ? HXB_DROP_HOPS : HXB_DROP_MAX;
 }
 
-/* A short frame (PROTOCOL.md 3.1) made whole in front of its payload, from
- * what we know of its sender; NULL (counted) if it cannot be: it came by a
- * rail with no room in front (raw), or from a peer we have not heard of
- * (its first frame is never short). Its tag is checked as any frame's. */
+/* A short frame (PROTOCOL.md 3.1) checked (its tag too, under what we know
+ * of its sender) and made whole in front of its payload; NULL (counted)
+ * if it cannot be: it came by a rail with no room in front (raw), from a
+ * peer we have not heard of (its first frame is never short), or fails. */
 static hxb_hdr_t *engine_short_expand(hxb_engine_t *e, hxb_rail_t *rail, void *data,
                                       size_t *size)
 {
@@ -407,7 +407,7 @@ static hxb_hdr_t *engine_short_expand(hxb_engine_t *e, hxb_rail_t *rail, void *d
     ctx.dst_proc = e->cfg.proc_id;
     ctx.src_epoch = p->epoch;
     ctx.dst_epoch = e->cfg.epoch;
-    h = hxb_short_expand(data, size, &ctx, &why);
+    h = hxb_short_expand(data, size, &e->auth, &ctx, &why);
     if (!h) {
         e->stats.drops[why]++;
     }
@@ -430,7 +430,7 @@ static void engine_rx_cb(void *arg, hxb_rail_t *rail, void *data, size_t size,
         data = h;
         is_short = 1;
     }
-    why = hxb_frame_check(data, size, &e->auth);
+    why = is_short ? hxb_frame_fields_check(data, size) : hxb_frame_check(data, size, &e->auth);
     if (why == HXB_DROP_MAX) {
         why = engine_dst_check(e, h);
     }

@@ -42,19 +42,11 @@ size_t hxb_short_len(const hxb_hdr_t *h)
     return sizeof(hxb_short_hdr_t) + x;
 }
 
-void hxb_short_canon(hxb_hdr_t *h)
-{
-    h->ack = 0;
-    if (h->kind == HXB_K_AM) {
-        ((hxb_am_ext_t *)(h + 1))->total = 0;
-    }
-}
-
 void hxb_short_pack(const hxb_hdr_t *h, void *out)
 {
     hxb_short_hdr_t s = {
         .version = HXB_VERSION_SHORT, .kind = h->kind, .flags = h->flags,
-        .src_node = h->src_node, .src_proc = h->src_proc, .seq = h->seq, .tag = h->tag,
+        .src_node = h->src_node, .src_proc = h->src_proc, .seq = h->seq, .tag = 0,
     };
 
     if (h->kind == HXB_K_AM) {
@@ -64,8 +56,37 @@ void hxb_short_pack(const hxb_hdr_t *h, void *out)
     memcpy((uint8_t *)out + sizeof(s), h + 1, short_ext_len(h->kind));
 }
 
-hxb_hdr_t *hxb_short_expand(void *frame, size_t *size, const hxb_short_ctx_t *ctx,
-                            int *why)
+uint64_t hxb_short_tag(const hxb_auth_t *auth, const void *sh, size_t n,
+                       const hxb_short_ctx_t *ctx, const struct iovec *iov, int iovcnt)
+{
+    uint64_t buf[(12 + 12 + sizeof(hxb_put_ext_t)) / 8];
+    struct iovec piece[2 + HXB_TAG_IOV];
+    size_t x = n - sizeof(hxb_short_hdr_t), len = 24 + x;
+    uint8_t *b = (uint8_t *)buf;
+    int i, k = 1;
+
+    if (auth->mode == HXB_AUTH_OFF) {
+        return auth->job_key;
+    }
+    memcpy(b, sh, 12);                 /* version .. seq: the tag follows */
+    memcpy(b + 12, &ctx->dst_node, 2);
+    memcpy(b + 14, &ctx->dst_proc, 2);
+    memcpy(b + 16, &ctx->src_epoch, 4);
+    memcpy(b + 20, &ctx->dst_epoch, 4);
+    memcpy(b + 24, (const uint8_t *)sh + sizeof(hxb_short_hdr_t), x);
+    if (auth->mode != HXB_AUTH_FULL || !iovcnt) {
+        return hxb_siphash_buf(auth->key, buf, len);
+    }
+    piece[0].iov_base = buf;
+    piece[0].iov_len = len;
+    for (i = 0; i < iovcnt && k < 2 + HXB_TAG_IOV; i++) {
+        piece[k++] = iov[i];
+    }
+    return hxb_siphash(auth->key, piece, k);
+}
+
+hxb_hdr_t *hxb_short_expand(void *frame, size_t *size, const hxb_auth_t *auth,
+                            const hxb_short_ctx_t *ctx, int *why)
 {
     const hxb_short_hdr_t *s = frame;
     size_t x, full, body;
@@ -96,6 +117,14 @@ hxb_hdr_t *hxb_short_expand(void *frame, size_t *size, const hxb_short_ctx_t *ct
     if (full + body > UINT16_MAX) {
         *why = HXB_DROP_LEN;
         return NULL;
+    }
+    {
+        struct iovec pl = {(uint8_t *)frame + sizeof(*s) + x, body};
+        /* no early exit on the first differing byte (as hxb_frame_check) */
+        if (hxb_short_tag(auth, frame, sizeof(*s) + x, ctx, &pl, 1) ^ s->tag) {
+            *why = HXB_DROP_AUTH;
+            return NULL;
+        }
     }
     /* the payload stays where it is; header and extension go before it,
      * over the short header (read first: the full one overlaps it) */

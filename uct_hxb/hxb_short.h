@@ -20,7 +20,7 @@ typedef struct __attribute__((packed)) hxb_short_hdr {
     uint16_t src_node;
     uint16_t src_proc;
     uint32_t seq;
-    uint64_t tag;         /* the full frame's (ack 0, an AM's total 0)      */
+    uint64_t tag;         /* hxb_short_tag: covers what the receiver adds   */
 } hxb_short_hdr_t;                                           /* 20 bytes */
 
 /* bytes a short frame grows by when expanded, at most: the receiving rail
@@ -39,11 +39,8 @@ size_t hxb_short_len(const hxb_hdr_t *h);
  * fragment after the first, a PUT, a GET_RESP), 0 for other kinds. */
 size_t hxb_short_kind_len(unsigned kind);
 
-/* Make h what the receiver will rebuild (ack 0; an AM's total 0): the
- * tag is then computed over it. Before hxb_short_pack. */
-void hxb_short_canon(hxb_hdr_t *h);
-
-/* Write h's short header (hxb_short_len(h) bytes) to out. */
+/* Write h's short header (hxb_short_len(h) bytes) to out, its tag 0:
+ * hxb_short_tag makes it. */
 void hxb_short_pack(const hxb_hdr_t *h, void *out);
 
 /* What the receiver supplies: its own address and run, and the sender's
@@ -53,12 +50,23 @@ typedef struct hxb_short_ctx {
     uint32_t src_epoch, dst_epoch;
 } hxb_short_ctx_t;
 
-/* Expand the short frame of *size bytes at frame, in place: the full
+/* The tag of a short frame (PROTOCOL.md 8.13): SipHash-2-4 of its header
+ * up to the tag (12 bytes), the ctx's four fields (12 bytes, as the full
+ * header orders them), its short extension and, with full
+ * authentication, the payload in iov. sh holds the header and extension
+ * (n bytes); its tag field is not read. The job key with authentication
+ * off. */
+uint64_t hxb_short_tag(const hxb_auth_t *auth, const void *sh, size_t n,
+                       const hxb_short_ctx_t *ctx, const struct iovec *iov, int iovcnt);
+
+/* Check the short frame of *size bytes at frame (its fields, then its
+ * tag under auth, the receiver's ctx), then expand it in place: the full
  * header and extension are written in front of the payload, up to
  * HXB_SHORT_GROW bytes before frame. Returns the full frame (its size in
- * *size), or NULL with the drop reason in *why (the frame is left as it
- * was). The tag is not checked here: hxb_frame_check does. */
-hxb_hdr_t *hxb_short_expand(void *frame, size_t *size, const hxb_short_ctx_t *ctx,
-                            int *why);
+ * *size; its tag field the short one's, its ack 0, an AM's total 0), whose
+ * remaining fields hxb_frame_fields_check checks; or NULL with the drop
+ * reason in *why (the frame is left as it was). */
+hxb_hdr_t *hxb_short_expand(void *frame, size_t *size, const hxb_auth_t *auth,
+                            const hxb_short_ctx_t *ctx, int *why);
 
 #endif

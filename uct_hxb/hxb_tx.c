@@ -339,10 +339,14 @@ static void tx_send(hxb_peer_t *p, uint32_t seq, hxb_txslot_t *s, int r)
     memcpy(body + 1, iov + 1, (n - 1) * sizeof(*iov));
     shl = tx_short_len(p, s, r);
     if (shl) {
-        /* the tag covers the frame the receiver rebuilds (3.1) */
-        hxb_short_canon(h);
-        h->tag = hxb_frame_tag(&e->auth, h, body, n);
+        /* the tag covers what the receiver adds (8.13) */
+        hxb_short_ctx_t ctx = {.dst_node = h->dst_node, .dst_proc = h->dst_proc,
+                               .src_epoch = h->src_epoch, .dst_epoch = h->dst_epoch};
+        uint64_t tag;
+
         hxb_short_pack(h, s->sh);
+        tag = hxb_short_tag(&e->auth, s->sh, shl, &ctx, body + 1, n - 1);
+        memcpy(s->sh + offsetof(hxb_short_hdr_t, tag), &tag, sizeof(tag));
         iov[0].iov_base = s->sh;
         iov[0].iov_len = shl;
         flen = flen - s->hb_len + shl;

@@ -199,7 +199,7 @@ uint64_t hxb_frame_tag(const hxb_auth_t *auth, const hxb_hdr_t *hdr,
     return hxb_siphash(auth->key, piece, n);
 }
 
-int hxb_frame_check(const void *frame, size_t size, const hxb_auth_t *auth)
+int hxb_frame_fields_check(const void *frame, size_t size)
 {
     const hxb_hdr_t *h = frame;
     size_t ext;
@@ -239,6 +239,17 @@ int hxb_frame_check(const void *frame, size_t size, const hxb_auth_t *auth)
         if (hxb_frame_csum(h, &iov, 1) != h->csum) {
             return HXB_DROP_CSUM;
         }
+    }
+    return HXB_DROP_MAX;
+}
+
+int hxb_frame_check(const void *frame, size_t size, const hxb_auth_t *auth)
+{
+    const hxb_hdr_t *h = frame;
+    int why = hxb_frame_fields_check(frame, size);
+
+    if (why != HXB_DROP_MAX) {
+        return why;
     }
     {
         struct iovec iov = {(void *)(h + 1), h->len};

@@ -199,6 +199,9 @@ size_t hxb_ext_len(unsigned kind);
  * else the reason. Checks version, kind, lengths, (if flagged) the
  * checksum, then the tag; never reads past `size`. */
 int hxb_frame_check(const void *frame, size_t size, const hxb_auth_t *auth);
+/* hxb_frame_check but the tag (a short frame's was checked before it was
+ * rebuilt, hxb_short.h) */
+int hxb_frame_fields_check(const void *frame, size_t size);
 
 /* The tag of a frame: its header (tag, csum, hops and rail, which relays
  * rewrite, as zero; the checksum flag left out) and what follows it, in

@@ -638,10 +638,15 @@ void send_short_from_b(unsigned kind, unsigned flags, unsigned am_id, uint32_t s
     memcpy(f + sizeof(*h) + ext_len, pl, pl_len);
     n = hxb_short_len(h);
     ck_assert_uint_gt(n, 0);
-    hxb_short_canon(h);
     hxb_auth_derive(&key, sizeof(key), auth.key);
-    h->tag = hxb_frame_tag(&auth, h, &body, 1);
     hxb_short_pack(h, sh);
+    {
+        hxb_short_ctx_t ctx = {NODE_A, PROC_A, src_epoch, EPOCH_A};
+        struct iovec pl = {f + sizeof(*h) + ext_len, pl_len};
+        uint64_t tag = hxb_short_tag(&auth, sh, n, &ctx, &pl, 1);
+        memcpy(sh + offsetof(hxb_short_hdr_t, tag), &tag, sizeof(tag));
+    }
+    (void)body;
     iov[0].iov_base = sh;
     iov[0].iov_len = n;
     iov[1].iov_base = f + sizeof(*h) + ext_len;
