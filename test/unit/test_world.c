@@ -568,21 +568,20 @@ const hxb_mem_faults_t FAULTS = {
 
 /* a frame as B would send it to A (run src_epoch), forged and pushed into
  * A's first rail: kind, flags, seq, extension and payload as given */
-void send_from_b(unsigned kind, unsigned flags, uint32_t seq, uint32_t src_epoch,
-                        const void *ext, size_t ext_len, const void *pl, size_t pl_len)
+/* a frame as B's engine makes it to A (untagged), into f of size bytes */
+static void b_frame(uint8_t *f, size_t size, unsigned kind, unsigned flags, uint32_t seq,
+                    uint32_t src_epoch, const void *ext, size_t ext_len, const void *pl,
+                    size_t pl_len)
 {
-    uint8_t f[2048] = {0};
     hxb_hdr_t *h = (hxb_hdr_t *)f;
-    hxb_raddr_t to = {0};
-    struct iovec iov = {f, sizeof(*h) + ext_len + pl_len};
 
-    ck_assert_uint_le(iov.iov_len, sizeof(f));
+    ck_assert_uint_le(sizeof(*h) + ext_len + pl_len, size);
+    memset(h, 0, sizeof(*h));
     h->version = HXB_VERSION;
     h->kind = (uint8_t)kind;
     h->flags = (uint8_t)flags;
     h->hops = HXB_HOPS_MAX;
     h->len = (uint16_t)(ext_len + pl_len);
-    h->tag = 0;
     h->src_node = NODE_B;
     h->src_proc = PROC_B;
     h->dst_node = NODE_A;
@@ -593,6 +592,17 @@ void send_from_b(unsigned kind, unsigned flags, uint32_t seq, uint32_t src_epoch
     h->ack = 0;                 /* B has sent nothing */
     memcpy(h + 1, ext, ext_len);
     memcpy(f + sizeof(*h) + ext_len, pl, pl_len);
+}
+
+void send_from_b(unsigned kind, unsigned flags, uint32_t seq, uint32_t src_epoch,
+                        const void *ext, size_t ext_len, const void *pl, size_t pl_len)
+{
+    uint8_t f[2048] = {0};
+    hxb_hdr_t *h = (hxb_hdr_t *)f;
+    hxb_raddr_t to = {0};
+    struct iovec iov = {f, sizeof(*h) + ext_len + pl_len};
+
+    b_frame(f, sizeof(f), kind, flags, seq, src_epoch, ext, ext_len, pl, pl_len);
     {
         /* tagged as B's engine would: header authentication under the key
          * both derive from the job key (no secret given) */
@@ -615,27 +625,13 @@ void send_short_from_b(unsigned kind, unsigned flags, unsigned am_id, uint32_t s
     hxb_hdr_t *h = (hxb_hdr_t *)f;
     hxb_raddr_t to = {0};
     hxb_auth_t auth = {.mode = HXB_AUTH_HEADER, .job_key = key};
-    struct iovec body = {f + sizeof(*h), ext_len + pl_len}, iov[2];
+    struct iovec iov[2];
     size_t n;
 
-    ck_assert_uint_le(sizeof(*h) + ext_len + pl_len, sizeof(f));
-    h->version = HXB_VERSION;
-    h->kind = (uint8_t)kind;
-    h->flags = (uint8_t)(flags | HXB_F_SEQ);
-    h->hops = HXB_HOPS_MAX;
-    h->len = (uint16_t)(ext_len + pl_len);
-    h->src_node = NODE_B;
-    h->src_proc = PROC_B;
-    h->dst_node = NODE_A;
-    h->dst_proc = PROC_A;
-    h->src_epoch = src_epoch;
-    h->dst_epoch = EPOCH_A;
-    h->seq = seq;
-    memcpy(h + 1, ext, ext_len);
+    b_frame(f, sizeof(f), kind, flags | HXB_F_SEQ, seq, src_epoch, ext, ext_len, pl, pl_len);
     if (kind == HXB_K_AM) {
         ((hxb_am_ext_t *)(h + 1))->am_id = (uint8_t)am_id;
     }
-    memcpy(f + sizeof(*h) + ext_len, pl, pl_len);
     n = hxb_short_len(h);
     ck_assert_uint_gt(n, 0);
     hxb_auth_derive(&key, sizeof(key), auth.key);
@@ -646,7 +642,6 @@ void send_short_from_b(unsigned kind, unsigned flags, unsigned am_id, uint32_t s
         uint64_t tag = hxb_short_tag(&auth, sh, n, &ctx, &pl, 1);
         memcpy(sh + offsetof(hxb_short_hdr_t, tag), &tag, sizeof(tag));
     }
-    (void)body;
     iov[0].iov_base = sh;
     iov[0].iov_len = n;
     iov[1].iov_base = f + sizeof(*h) + ext_len;
