@@ -106,8 +106,8 @@ long hxb_am_bcopy(hxb_peer_t *p, unsigned am_id, hxb_pack_cb_t pack, void *arg)
     hxb_engine_t *e = p->e;
     hxb_am_ext_t ext = {.am_id = (uint8_t)am_id};
     int sp = hxb_tx_short_peer(p);
-    size_t frag = hxb_tx_frag(p, HXB_K_AM, 1, sp), len, off = 0, chunk;
-    size_t next = hxb_tx_frag(p, HXB_K_AM, 0, sp);
+    size_t frag = hxb_tx_frag(e, HXB_K_AM, 1, sp), len, off = 0, chunk;
+    size_t next = hxb_tx_frag(e, HXB_K_AM, 0, sp);
     unsigned nfrag_max = (unsigned)((e->cfg.max_msg + e->frag - 1) / e->frag);
     hxb_txslot_t *s = NULL;
     hxb_buf_t *b;

@@ -201,15 +201,14 @@ size_t hxb_engine_frag_size(hxb_engine_t *e) { return e->frag; }
 
 size_t hxb_engine_am_whole(hxb_engine_t *e, size_t max)
 {
-    size_t first = e->frame_max - sizeof(hxb_hdr_t) - sizeof(hxb_am_ext_t), next = first;
-    int all = e->cfg.short_frames && e->cfg.csum != HXB_CSUM_ALL && e->nrails > 0, r;
+    int all = hxb_tx_short_allowed(e) && e->nrails > 0, r;   /* later fragments short */
+    size_t first, next;
 
     for (r = 0; r < e->nrails; r++) {
         all &= e->rails[r]->udp_carrier;
     }
-    if (all) {
-        next = e->frame_max - sizeof(hxb_short_hdr_t);   /* later fragments short */
-    }
+    first = hxb_tx_frag(e, HXB_K_AM, 1, all);
+    next = hxb_tx_frag(e, HXB_K_AM, 0, all);
     return max <= first ? max : first + (max - first) / next * next;
 }
 const hxb_engine_stats_t *hxb_engine_stats(hxb_engine_t *e) { return &e->stats; }
@@ -387,7 +386,7 @@ static int engine_dst_check(const hxb_engine_t *e, const hxb_hdr_t *h)
  * if it cannot be: it came by a rail with no room in front (raw), from a
  * peer we have not heard of (its first frame is never short), or fails. */
 static hxb_hdr_t *engine_short_expand(hxb_engine_t *e, hxb_rail_t *rail, void *data,
-                                      size_t *size)
+                                      size_t *size, hxb_peer_t **peer)
 {
     const hxb_short_hdr_t *s = data;
     hxb_short_ctx_t ctx;
@@ -411,6 +410,7 @@ static hxb_hdr_t *engine_short_expand(hxb_engine_t *e, hxb_rail_t *rail, void *d
     if (!h) {
         e->stats.drops[why]++;
     }
+    *peer = p;
     return h;
 }
 
@@ -419,12 +419,12 @@ static void engine_rx_cb(void *arg, hxb_rail_t *rail, void *data, size_t size,
 {
     hxb_engine_t *e = arg;
     hxb_hdr_t *h = data;
-    hxb_peer_t *p;
+    hxb_peer_t *p = NULL;
     uint32_t ack;
     int why, busy, known, is_short = 0;
 
     if (size && *(const uint8_t *)data == HXB_VERSION_SHORT) {
-        if (!(h = engine_short_expand(e, rail, data, &size))) {
+        if (!(h = engine_short_expand(e, rail, data, &size, &p))) {
             return;
         }
         data = h;
@@ -439,7 +439,9 @@ static void engine_rx_cb(void *arg, hxb_rail_t *rail, void *data, size_t size,
         return;
     }
     e->stats.rx_frames++;
-    p = peer_lookup(e, h->src_node, h->src_proc);
+    if (!is_short) {             /* a short frame's sender was looked up already */
+        p = peer_lookup(e, h->src_node, h->src_proc);
+    }
     if (!p) {
         p = peer_new(e, h->src_node, h->src_proc, h->src_epoch);
         if (!p) {

@@ -498,13 +498,13 @@ void hxb_tx_acked_to(hxb_peer_t *p, uint32_t cum);
 void hxb_tx_free(hxb_peer_t *p);
 void hxb_tx_hdr(hxb_peer_t *p, hxb_hdr_t *h, unsigned kind, size_t len);
 int  hxb_tx_pick_rail(hxb_peer_t *p, int avoid);
-/* do the peer's rails all take short frames (PROTOCOL.md 3.1)? Then its
- * data frames are cut for that form */
+/* do the peer's rails all take short frames? Then its data frames are cut
+ * for that form */
 int  hxb_tx_short_peer(const hxb_peer_t *p);
-/* payload bytes of a data frame of kind to p: an AM's first fragment
- * (first), never short, or a later one, a put's, a get reply's - for the
- * short form if short_peer (hxb_tx_short_peer) */
-size_t hxb_tx_frag(const hxb_peer_t *p, unsigned kind, int first, int short_peer);
+/* payload bytes of a data frame of kind: an AM's first fragment (first),
+ * never short, or a later one, a put's, a get reply's - for the short form
+ * if short_peer (hxb_tx_short_peer) */
+size_t hxb_tx_frag(const hxb_engine_t *e, unsigned kind, int first, int short_peer);
 hxb_txslot_t *hxb_tx_slot_new(hxb_peer_t *p, unsigned kind, unsigned flags,
                               const void *ext, size_t ext_len, size_t payload);
 void hxb_tx_slot_release(hxb_peer_t *p, hxb_txslot_t *s, int status);
@@ -607,5 +607,13 @@ void hxb_peer_busy_rcvd(hxb_peer_t *p, int busy, uint32_t ack);
 void hxb_peer_restart(hxb_peer_t *p, uint32_t epoch);
 int  hxb_peer_epoch_proven(hxb_peer_t *p, const hxb_rail_t *rail, const hxb_hdr_t *h,
                            size_t size);
+
+/* may this engine send short frames at all (PROTOCOL.md 3.1)? Not when
+ * told not to, nor when every frame carries hxb's checksum (a short frame
+ * has none) */
+static inline int hxb_tx_short_allowed(const hxb_engine_t *e)
+{
+    return e->cfg.short_frames && e->cfg.csum != HXB_CSUM_ALL;
+}
 
 #endif

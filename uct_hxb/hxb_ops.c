@@ -63,7 +63,7 @@ static hxb_txslot_t *ops_cut_am(hxb_peer_t *p, hxb_op_t *op, int sp, size_t *chu
         inl = op->u.am.hdr_len;
         op->first_cut = 1;
     }
-    frag = hxb_tx_frag(p, HXB_K_AM, fl != 0, sp);
+    frag = hxb_tx_frag(p->e, HXB_K_AM, fl != 0, sp);
     *chunk = op->len - op->off;
     if (*chunk > frag - inl) {
         *chunk = frag - inl;
@@ -195,13 +195,13 @@ static void ops_cut(hxb_peer_t *p)
             s = ops_cut_am(p, op, sp, &chunk);
             break;
         case OP_PUT:
-            s = ops_cut_put(p, op, hxb_tx_frag(p, HXB_K_PUT, 0, sp), &chunk);
+            s = ops_cut_put(p, op, hxb_tx_frag(p->e, HXB_K_PUT, 0, sp), &chunk);
             break;
         case OP_GET_REQ:
             s = ops_cut_get_req(p, op, &chunk);
             break;
         case OP_GET_RESP:
-            s = ops_cut_get_resp(p, op, hxb_tx_frag(p, HXB_K_GET_RESP, 0, sp), &chunk);
+            s = ops_cut_get_resp(p, op, hxb_tx_frag(p->e, HXB_K_GET_RESP, 0, sp), &chunk);
             break;
         case OP_FLUSH:
             if (ops_cut_flush(p, op) < 0) {

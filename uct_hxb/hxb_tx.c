@@ -163,9 +163,15 @@ static int tx_burst_room(const hxb_peer_t *p)
     return room >= HXB_BURST_MIN * e->wscale || (room >= 1 && room >= limit / 4);
 }
 
-/* The least loaded (frames in flight per byte/s of speed) of the rails in
- * mask that are up, and have room for another frame to the peer if
- * `room`; -1 if none */
+/* may rail r (in mask, up, and with room for another frame to the peer if
+ * `room`) take a frame? */
+static int tx_rail_usable(const hxb_peer_t *p, uint32_t mask, int r, int room)
+{
+    return ((mask >> r) & 1) && p->e->rails[r]->up && (!room || tx_rail_room(p, r) > 0);
+}
+
+/* The least loaded (frames in flight per byte/s of speed) of the rails
+ * tx_rail_usable says may take a frame; -1 if none */
 static int tx_least_loaded(const hxb_peer_t *p, uint32_t mask, int room)
 {
     const hxb_engine_t *e = p->e;
@@ -173,7 +179,7 @@ static int tx_least_loaded(const hxb_peer_t *p, uint32_t mask, int room)
     int r, pick = -1;
 
     for (r = 0; r < e->nrails; r++) {
-        if (!(mask & (1u << r)) || !e->rails[r]->up || (room && tx_rail_room(p, r) <= 0)) {
+        if (!tx_rail_usable(p, mask, r, room)) {
             continue;
         }
         load = (e->rail_inflight[r] + 1) / e->rails[r]->speed;
@@ -237,8 +243,7 @@ static int tx_window_open_after(hxb_peer_t *p, uint32_t seq, int r)
     tx_inflight_add(p, r);
     /* the rail it leaves on still has room (the usual case within a
      * burst): no need to look at the others */
-    open = (((p->rail_mask >> r) & 1) && p->e->rails[r]->up && tx_rail_room(p, r) > 0) ||
-           hxb_tx_pick_rail(p, -1) >= 0;
+    open = tx_rail_usable(p, p->rail_mask, r, 1) || hxb_tx_pick_rail(p, -1) >= 0;
     tx_inflight_sub(p, r);
     return open;
 }
@@ -260,7 +265,7 @@ int hxb_tx_short_peer(const hxb_peer_t *p)
     const hxb_engine_t *e = p->e;
     int r;
 
-    if (!e->cfg.short_frames || e->cfg.csum == HXB_CSUM_ALL || !p->rail_mask) {
+    if (!hxb_tx_short_allowed(e) || !p->rail_mask) {
         return 0;
     }
     for (r = 0; r < e->nrails; r++) {
@@ -271,9 +276,8 @@ int hxb_tx_short_peer(const hxb_peer_t *p)
     return 1;
 }
 
-size_t hxb_tx_frag(const hxb_peer_t *p, unsigned kind, int first, int short_peer)
+size_t hxb_tx_frag(const hxb_engine_t *e, unsigned kind, int first, int short_peer)
 {
-    const hxb_engine_t *e = p->e;
     size_t n;
 
     if (short_peer && !first && (n = hxb_short_kind_len(kind))) {
@@ -290,8 +294,7 @@ static size_t tx_short_len(const hxb_peer_t *p, const hxb_txslot_t *s, int r)
     const hxb_engine_t *e = p->e;
     size_t n;
 
-    if (!e->cfg.short_frames || e->cfg.csum == HXB_CSUM_ALL ||
-        !(n = hxb_short_len((const hxb_hdr_t *)s->hb))) {
+    if (!hxb_tx_short_allowed(e) || !(n = hxb_short_len((const hxb_hdr_t *)s->hb))) {
         return 0;
     }
     return tx_short_path(p, r, n + s->inl_len + s->data_len) ? n : 0;

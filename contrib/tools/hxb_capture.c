@@ -412,21 +412,28 @@ static uint32_t sw32(uint32_t v) { return __builtin_bswap32(v); }
 /* conditions on the hxb header at B[OFF] (B = "ether", OFF = 14; or
  * B = "udp", OFF = 8): header fields are little-endian, BPF loads are
  * big-endian, hence the swaps */
-static void hdr_conds(char *buf, size_t len, const char *b, int off, int udp)
+/* --kind: the byte at B[AT] is one of the kinds asked for */
+static void kind_conds(char *buf, size_t len, const char *b, int at)
 {
     unsigned k;
     int first = 1;
 
-    if (g_f.kinds) {
-        cat(buf, len, " and (");
-        for (k = 0; k < 32; k++) {
-            if (g_f.kinds & (1u << k)) {
-                cat(buf, len, "%s%s[%d] = %u", first ? "" : " or ", b, off + 1, k);
-                first = 0;
-            }
-        }
-        cat(buf, len, ")");
+    if (!g_f.kinds) {
+        return;
     }
+    cat(buf, len, " and (");
+    for (k = 0; k < 32; k++) {
+        if (g_f.kinds & (1u << k)) {
+            cat(buf, len, "%s%s[%d] = %u", first ? "" : " or ", b, at, k);
+            first = 0;
+        }
+    }
+    cat(buf, len, ")");
+}
+
+static void hdr_conds(char *buf, size_t len, const char *b, int off, int udp)
+{
+    kind_conds(buf, len, b, off + 1);
     if (g_f.node >= 0) {
         unsigned n = sw16((uint16_t)g_f.node), p = sw16((uint16_t)g_f.proc);
         if (g_f.proc >= 0) {
@@ -455,23 +462,11 @@ static void hdr_conds(char *buf, size_t len, const char *b, int off, int udp)
  * with authentication off (else user space cannot prove it either) */
 static void short_conds(char *buf, size_t len)
 {
-    unsigned k;
-    int first = 1;
-
     if (g_f.relayed || (g_f.have_job && g_f.auth.mode != HXB_AUTH_OFF)) {
         cat(buf, len, " and 1 = 0");
         return;
     }
-    if (g_f.kinds) {
-        cat(buf, len, " and (");
-        for (k = 0; k < 32; k++) {
-            if (g_f.kinds & (1u << k)) {
-                cat(buf, len, "%sudp[9] = %u", first ? "" : " or ", k);
-                first = 0;
-            }
-        }
-        cat(buf, len, ")");
-    }
+    kind_conds(buf, len, "udp", 9);
     if (g_f.node >= 0) {
         cat(buf, len, " and udp[12:2] = 0x%x", sw16((uint16_t)g_f.node));
         if (g_f.proc >= 0) {

@@ -395,6 +395,15 @@ local function dissect_body(kind, flags, t, ext, pl, pkt)
     return info
 end
 
+-- the flags byte r, and each flag under it
+local function flags_tree(t, r)
+    local ft = t:add(F.flags, r)
+    for _, fl in ipairs({ F.f_csum, F.f_seq, F.f_busy, F.f_more, F.f_first, F.f_last,
+                          F.f_bundle, F.f_ordered }) do
+        ft:add(fl, r)
+    end
+end
+
 -- A short data frame (PROTOCOL.md 3.1) at tvb[off..] of size bytes (the
 -- rest of the datagram, or the train's segment size): no dst, epochs or
 -- length in it, which its receiver supplies; returns size and the Info
@@ -410,11 +419,7 @@ local function dissect_short(tvb, off, size, cap, root, carrier, damaged, idx)
     t:add(F.short, true):set_generated()
     t:add(F.version, tvb:range(off, 1))
     t:add(F.kind, tvb:range(off + 1, 1))
-    local ft = t:add(F.flags, tvb:range(off + 2, 1))
-    for _, fl in ipairs({ F.f_csum, F.f_seq, F.f_busy, F.f_more, F.f_first, F.f_last,
-                          F.f_bundle, F.f_ordered }) do
-        ft:add(fl, tvb:range(off + 2, 1))
-    end
+    flags_tree(t, tvb:range(off + 2, 1))
     t:add(F.am_id, tvb:range(off + 3, 1))
     t:add_le(F.src_node, tvb:range(off + 4, 2)); t:add_le(F.src_proc, tvb:range(off + 6, 2))
     t:add_le(F.node, tvb:range(off + 4, 2)):set_hidden()
@@ -476,11 +481,7 @@ local function dissect_frame(tvb, off, pinfo, root, carrier, damaged, idx)
     if idx then t:add(F.train, idx):set_generated() end
     t:add(F.version, h:range(0, 1))
     t:add(F.kind, h:range(1, 1))
-    local ft = t:add(F.flags, h:range(2, 1))
-    for _, fl in ipairs({ F.f_csum, F.f_seq, F.f_busy, F.f_more, F.f_first, F.f_last,
-                          F.f_bundle, F.f_ordered }) do
-        ft:add(fl, h:range(2, 1))
-    end
+    flags_tree(t, h:range(2, 1))
     t:add(F.hops, h:range(3, 1)); t:add_le(F.len, h:range(4, 2))
     t:add(F.rail, h:range(6, 1)); t:add(F.reserved, h:range(7, 1))
     t:add_le(F.tag, h:range(8, 8))
