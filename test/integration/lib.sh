@@ -16,7 +16,15 @@ cleanup() {
     "$TB" down --name "$TNAME" >/dev/null 2>&1 || true
     if [ $rc -ne 0 ]; then
         echo "--- logs of the failed test ($LOG):"
-        for f in "$LOG"/*; do [ -f "$f" ] && { echo "--- $f"; tail -20 "$f"; }; done
+        for f in "$LOG"/*; do
+            [ -f "$f" ] || continue
+            echo "--- $f"
+            # (a key is binary and secret: its size, not its bytes)
+            case "$f" in
+                *.key) echo "(a key, $(stat -c %s "$f") bytes)" ;;
+                *) tail -20 "$f" ;;
+            esac
+        done
         # again after the logs: a CI summary keeps only the tail
         [ -z "${HXB_FAILED:-}" ] || echo "FAIL ($TNAME, again): $HXB_FAILED"
     fi

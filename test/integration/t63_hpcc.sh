@@ -38,9 +38,21 @@ chown -R "$HXB_TEST_USER:" "$RUN"
 chmod o+x "$LOG"
 OUT=$RUN/hpccoutf.txt
 start=$(date +%s)
+# Bounded by T63_TIMEOUT (600 s; it takes 30-50 s on a quiet host). Busy-
+# polling ranks, 8 on this host's 2 cores, slow down by far more than their
+# share when something else takes a CPU: beside one busy loop it took
+# 120-160 s over btl hxb, and btl tcp ran past 300 s. Before the timeout
+# ends the job, every rank's hxb state is dumped (hxb-stat --dump) into the
+# logs, so that a job that stopped moving shows where.
+( for _ in $(seq $(( ${T63_TIMEOUT:-600} - 20 ))); do sleep 1; done   # (killed, leaves no sleep behind)
+  # (the ranks' stat files are in the nodes' shared /dev/shm)
+  for pid in $(pgrep -x -u "$HXB_TEST_USER" hpcc); do
+      on_user n0 "$HXB_BIN/hxb-stat" --dump "$pid" >> "$LOG/dumps" 2>&1
+  done ) &
+dumper=$!
 # shellcheck disable=SC2046
 on_user n0 env $(ompi_root_env) \
-    timeout "${T63_TIMEOUT:-300}" mpirun --mca plm_rsh_agent "$top/contrib/testbed/hxb-rsh" \
+    timeout "${T63_TIMEOUT:-600}" mpirun --mca plm_rsh_agent "$top/contrib/testbed/hxb-rsh" \
     --hostfile "/run/hxb/$TNAME/hostfile" --map-by node --bind-to none -np "$NODES" \
     --wdir "$RUN" \
     --mca mpi_yield_when_idle 1 \
@@ -52,12 +64,16 @@ on_user n0 env $(ompi_root_env) \
     --mca coll_hxb_print_stats 1 \
     -x UCX_WARN_UNUSED_ENV_VARS=n hpcc > "$LOG/mpirun" 2>&1 || {
     rc=$?
+    kill "$dumper" 2>/dev/null || true   # (gone if it dumped)
     # where it was: the section hpcc had begun last, and how long it ran
     fail "hpcc: mpirun failed (rc $rc$([ $rc = 124 ] && echo ": timeout")) after $(($(date +%s) - start)) s, in $(
         grep -a '^Begin of .* section' "$OUT" 2>/dev/null | tail -1 | sed 's/^Begin of //') (hpcc's last time stamp: $(
         grep -a -o '^Current time .* is .*' "$OUT" 2>/dev/null | tail -1 | sed 's/.* is //')): $(
-        grep -h -m2 -E 'FAIL|rror' "$LOG/mpirun" "$OUT" 2>/dev/null)"
+        grep -h -m2 -E 'FAIL|rror' "$LOG/mpirun" "$OUT" 2>/dev/null)$(
+        [ $rc != 124 ] || echo "; the ranks' hxb state: $LOG/dumps")"
 }
+kill "$dumper" 2>/dev/null || true
+wait "$dumper" 2>/dev/null || true   # (143: killed, as meant)
 elapsed=$(($(date +%s) - start))
 [ -f "$OUT" ] || fail "hpcc wrote no hpccoutf.txt"
 cp "$OUT" "$LOG/hpccoutf.txt"   # shown with the logs if a check below fails
