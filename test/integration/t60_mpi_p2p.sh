@@ -9,7 +9,10 @@
 #  - with ob1 + btl hxb, for each of ob1's large-message protocols (RGET,
 #    RDMA-put pipeline, send-only), and with 2 ranks per node (vader + hxb);
 #  - with pml ucx and UCX_TLS=hxb,self,sm;
-#  - both again under 1 % loss on every rail.
+#  - both again under 1 % loss on every rail;
+#  - at MTU 1500, ob1 + btl hxb with the BTL's own choice of protocol for
+#    large messages (sends below jumbo frames) and with btl_hxb_flags set
+#    (send,put: the user's choice stands), each stating it (verbose 5).
 TNAME=b60
 . "$(dirname "$0")/lib.sh"
 [ -z "${HXB_TRACE:-}" ] || set -x
@@ -60,3 +63,21 @@ for f in ob1_rget_loss1 ucx_loss1; do
     [ "$r" -gt 0 ] || fail "$f: 1 % loss but no retransmission: was loss injected?"
 done
 [ "$(tb_drops)" -gt 0 ] || fail "1 % loss on every rail, but the testbed dropped nothing"
+
+# MTU 1500: the BTL leaves puts out (its flags not set), unless told
+"$TB" down --name "$TNAME" >/dev/null 2>&1
+tb_up --grid 2 --rails 2 --mtu 1500
+ob1_mtu() {
+    local name=$1; shift
+    mpi "$name" -np 2 --mca pml ob1 --mca btl hxb,self,vader \
+        --mca mca_base_component_path "$COMP_PATH$top/.libs" \
+        --mca btl_hxb_uct_module "$HXB_LIB" --mca btl_hxb_topo "$TOPO" \
+        --mca btl_hxb_job_key $KEY --mca btl_hxb_print_stats y --mca btl_hxb_verbose 5 \
+        "$@" "$top/hxb-mpi-p2p" -m 16777216
+}
+ob1_mtu ob1_1500
+grep -q 'large messages by sends (frames of' "$LOG/ob1_1500" ||
+    fail "MTU 1500: the BTL did not choose sends: $(grep -a -m1 'btl:hxb: open' "$LOG/ob1_1500")"
+ob1_mtu ob1_1500_put --mca btl_hxb_flags send,put
+grep -q 'large messages by puts' "$LOG/ob1_1500_put" ||
+    fail "MTU 1500, btl_hxb_flags send,put: the BTL overrode it: $(grep -a -m1 'btl:hxb: open' "$LOG/ob1_1500_put")"
