@@ -106,7 +106,9 @@ static ucs_status_t uct_hxb_iface_query(uct_iface_h tl_iface, uct_iface_attr_t *
      * frame per AM halved the trains at MTU 1500 (doc/DESIGN.md) */
     attr->cap.am.max_bcopy       = hxb_engine_am_whole(iface->engine, cfg->max_msg);
     attr->cap.am.min_zcopy       = 0;
-    attr->cap.am.max_zcopy       = cfg->max_msg - HXB_AM_INLINE;
+    /* UCP fills a zcopy AM to max_zcopy with its header and data: whole
+     * frames too */
+    attr->cap.am.max_zcopy       = attr->cap.am.max_bcopy;
     attr->cap.am.opt_zcopy_align = 1;
     attr->cap.am.align_mtu       = frag;
     attr->cap.am.max_hdr         = HXB_AM_INLINE;
