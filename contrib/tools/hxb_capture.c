@@ -409,9 +409,6 @@ static void cat(char *buf, size_t len, const char *fmt, ...)
 static uint16_t sw16(uint16_t v) { return (uint16_t)(v >> 8 | v << 8); }
 static uint32_t sw32(uint32_t v) { return __builtin_bswap32(v); }
 
-/* conditions on the hxb header at B[OFF] (B = "ether", OFF = 14; or
- * B = "udp", OFF = 8): header fields are little-endian, BPF loads are
- * big-endian, hence the swaps */
 /* --kind: the byte at B[AT] is one of the kinds asked for */
 static void kind_conds(char *buf, size_t len, const char *b, int at)
 {
@@ -431,6 +428,9 @@ static void kind_conds(char *buf, size_t len, const char *b, int at)
     cat(buf, len, ")");
 }
 
+/* conditions on the hxb header at B[OFF] (B = "ether", OFF = 14; or
+ * B = "udp", OFF = 8): header fields are little-endian, BPF loads are
+ * big-endian, hence the swaps */
 static void hdr_conds(char *buf, size_t len, const char *b, int off, int udp)
 {
     kind_conds(buf, len, b, off + 1);

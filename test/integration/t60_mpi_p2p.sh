@@ -33,13 +33,17 @@ mpi() {
 }
 # ob1 + btl hxb: settings go through btl_hxb_* MCA parameters, and the BTL
 # loads the transport itself (no LD_PRELOAD)
+# ob1 NAME NP FLAGS [hxb-mpi-p2p args]: FLAGS "default" leaves btl_hxb_flags
+# unset (the BTL chooses); the BTL says what it chose (verbose 5)
 ob1() {
     local name=$1 np=$2 flags=$3; shift 3
+    local set_flags=()
+    [ "$flags" = default ] || set_flags=(--mca btl_hxb_flags "$flags")
     mpi "$name" -np "$np" --mca pml ob1 --mca btl hxb,self,vader \
         --mca mca_base_component_path "$COMP_PATH$top/.libs" \
         --mca btl_hxb_uct_module "$HXB_LIB" --mca btl_hxb_topo "$TOPO" \
-        --mca btl_hxb_job_key $KEY --mca btl_hxb_print_stats y \
-        --mca btl_hxb_flags "$flags" "$top/hxb-mpi-p2p" "$@"
+        --mca btl_hxb_job_key $KEY --mca btl_hxb_print_stats y --mca btl_hxb_verbose 5 \
+        "${set_flags[@]}" "$top/hxb-mpi-p2p" "$@"
 }
 ucx() {
     local name=$1; shift
@@ -67,17 +71,9 @@ done
 # MTU 1500: the BTL leaves puts out (its flags not set), unless told
 "$TB" down --name "$TNAME" >/dev/null 2>&1
 tb_up --grid 2 --rails 2 --mtu 1500
-ob1_mtu() {
-    local name=$1; shift
-    mpi "$name" -np 2 --mca pml ob1 --mca btl hxb,self,vader \
-        --mca mca_base_component_path "$COMP_PATH$top/.libs" \
-        --mca btl_hxb_uct_module "$HXB_LIB" --mca btl_hxb_topo "$TOPO" \
-        --mca btl_hxb_job_key $KEY --mca btl_hxb_print_stats y --mca btl_hxb_verbose 5 \
-        "$@" "$top/hxb-mpi-p2p" -m 16777216
-}
-ob1_mtu ob1_1500
+ob1 ob1_1500 2 default -m 16777216
 grep -q 'large messages by sends (frames of' "$LOG/ob1_1500" ||
     fail "MTU 1500: the BTL did not choose sends: $(grep -a -m1 'btl:hxb: open' "$LOG/ob1_1500")"
-ob1_mtu ob1_1500_put --mca btl_hxb_flags send,put
+ob1 ob1_1500_put 2 send,put -m 16777216
 grep -q 'large messages by puts' "$LOG/ob1_1500_put" ||
     fail "MTU 1500, btl_hxb_flags send,put: the BTL overrode it: $(grep -a -m1 'btl:hxb: open' "$LOG/ob1_1500_put")"

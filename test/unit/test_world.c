@@ -566,8 +566,6 @@ const hxb_mem_faults_t FAULTS = {
 
 /* ---- frames forged as B would send them ---- */
 
-/* a frame as B would send it to A (run src_epoch), forged and pushed into
- * A's first rail: kind, flags, seq, extension and payload as given */
 /* a frame as B's engine makes it to A (untagged), into f of size bytes */
 static void b_frame(uint8_t *f, size_t size, unsigned kind, unsigned flags, uint32_t seq,
                     uint32_t src_epoch, const void *ext, size_t ext_len, const void *pl,
@@ -594,6 +592,8 @@ static void b_frame(uint8_t *f, size_t size, unsigned kind, unsigned flags, uint
     memcpy(f + sizeof(*h) + ext_len, pl, pl_len);
 }
 
+/* a frame as B would send it to A (run src_epoch), forged and pushed into
+ * A's first rail: kind, flags, seq, extension and payload as given */
 void send_from_b(unsigned kind, unsigned flags, uint32_t seq, uint32_t src_epoch,
                         const void *ext, size_t ext_len, const void *pl, size_t pl_len)
 {
