@@ -8,7 +8,7 @@
 
 typedef struct mca_btl_hxb_frag {
     mca_btl_base_descriptor_t base;
-    mca_btl_base_segment_t    segments[1];
+    mca_btl_base_segment_t    segments[2];  /* [1]: data in place (prepare_src) */
     mca_btl_hxb_module_t     *module;
     mca_btl_base_endpoint_t  *endpoint;
     opal_free_list_t         *list;

@@ -70,19 +70,39 @@ static size_t mca_btl_hxb_pack(opal_convertor_t *convertor, void *dst, size_t si
     return length;
 }
 
-/* Always a copy: hxb copies AM payloads into its own slots anyway, and an
- * in-place descriptor would have to stay valid until the peer acks. */
+/* Contiguous data larger than an am_short stays where it is (segment 1):
+ * am_bcopy copies it straight into hxb's frame slots, one copy instead of
+ * two. ob1 keeps the buffer until the descriptor completes, which is when
+ * that copy is done (at once or from the pending queue). Anything else is
+ * packed into the descriptor after the caller's reserve. */
 mca_btl_base_descriptor_t *mca_btl_hxb_prepare_src(mca_btl_base_module_t *btl,
                                                    mca_btl_base_endpoint_t *endpoint,
                                                    struct opal_convertor_t *convertor,
                                                    uint8_t order, size_t reserve,
                                                    size_t *size, uint32_t flags)
 {
+    mca_btl_hxb_module_t *module = (mca_btl_hxb_module_t *)btl;
     mca_btl_base_descriptor_t *des;
     size_t max = btl->btl_max_send_size - reserve;
+    struct iovec iov;
+    uint32_t iov_count = 1;
 
     if (*size > max) {
         *size = max;
+    }
+    if (!opal_convertor_need_buffers(convertor) &&
+        (reserve + *size + MCA_BTL_HXB_HDR_SIZE > module->iface_attr.cap.am.max_short)) {
+        des = mca_btl_hxb_alloc(btl, endpoint, order, reserve, flags);
+        if (OPAL_UNLIKELY(NULL == des)) {
+            return NULL;
+        }
+        iov.iov_base = NULL;   /* contiguous: the convertor points into the user's buffer */
+        iov.iov_len  = *size;
+        (void)opal_convertor_pack(convertor, &iov, &iov_count, size);
+        des->des_segments[1].seg_addr.pval = iov.iov_base;
+        des->des_segments[1].seg_len       = *size;
+        des->des_segment_count             = 2;
+        return des;
     }
     des = mca_btl_hxb_alloc(btl, endpoint, order, reserve + *size, flags);
     if (OPAL_UNLIKELY(NULL == des)) {
@@ -98,11 +118,16 @@ mca_btl_base_descriptor_t *mca_btl_hxb_prepare_src(mca_btl_base_module_t *btl,
 static size_t mca_btl_hxb_frag_pack_cb(void *dest, void *arg)
 {
     mca_btl_hxb_frag_t *frag = arg;
+    char *p = dest;
+    uint32_t i;
 
-    memcpy(dest, &frag->am_hdr, MCA_BTL_HXB_HDR_SIZE);
-    memcpy((char *)dest + MCA_BTL_HXB_HDR_SIZE, frag->segments[0].seg_addr.pval,
-           frag->segments[0].seg_len);
-    return MCA_BTL_HXB_HDR_SIZE + frag->segments[0].seg_len;
+    memcpy(p, &frag->am_hdr, MCA_BTL_HXB_HDR_SIZE);
+    p += MCA_BTL_HXB_HDR_SIZE;
+    for (i = 0; i < frag->base.des_segment_count; i++) {
+        memcpy(p, frag->segments[i].seg_addr.pval, frag->segments[i].seg_len);
+        p += frag->segments[i].seg_len;
+    }
+    return (size_t)(p - (char *)dest);
 }
 
 /* hand the fragment to UCT: UCS_OK (sent), NO_RESOURCE or an error */
@@ -112,7 +137,8 @@ static ucs_status_t mca_btl_hxb_frag_post(mca_btl_hxb_frag_t *frag)
     size_t len = frag->segments[0].seg_len;
     ssize_t ret;
 
-    if (len + MCA_BTL_HXB_HDR_SIZE <= module->iface_attr.cap.am.max_short) {
+    if ((1 == frag->base.des_segment_count) &&
+        (len + MCA_BTL_HXB_HDR_SIZE <= module->iface_attr.cap.am.max_short)) {
         return uct_ep_am_short(frag->endpoint->uct_ep, MCA_BTL_HXB_AM_ID,
                                frag->am_hdr, frag->segments[0].seg_addr.pval,
                                (unsigned)len);
