@@ -61,18 +61,26 @@ static int uct_hxb_rail_names(const uct_hxb_iface_config_t *config,
     return hxb_rail_default_names(names, HXB_MAX_RAILS);
 }
 
+/* the rails' speeds together, bytes/s */
+static double uct_hxb_iface_rails_bw(uct_hxb_iface_t *iface)
+{
+    double bw = 0;
+    int i;
+
+    for (i = 0; i < hxb_engine_num_rails(iface->engine); i++) {
+        bw += hxb_engine_rail(iface->engine, i)->speed;
+    }
+    return bw;
+}
+
 static ucs_status_t uct_hxb_iface_query(uct_iface_h tl_iface, uct_iface_attr_t *attr)
 {
     uct_hxb_iface_t *iface = ucs_derived_of(tl_iface, uct_hxb_iface_t);
     const hxb_engine_cfg_t *cfg = hxb_engine_cfg(iface->engine);
     size_t frag = hxb_engine_frag_size(iface->engine);
-    double bw = 0;
-    int i;
+    double bw = uct_hxb_iface_rails_bw(iface);
 
     uct_base_iface_query(&iface->super, attr);
-    for (i = 0; i < hxb_engine_num_rails(iface->engine); i++) {
-        bw += hxb_engine_rail(iface->engine, i)->speed;
-    }
     attr->iface_addr_len  = sizeof(uct_hxb_iface_addr_t);
     attr->device_addr_len = sizeof(uct_hxb_device_addr_t);
     attr->ep_addr_len     = 0;
@@ -149,12 +157,19 @@ static ucs_status_t uct_hxb_iface_query(uct_iface_h tl_iface, uct_iface_attr_t *
 /* UCP's choice between eager and rendezvous (ucp_ep_config_calc_rndv_thresh)
  * weighs the time each eager fragment costs (send_pre + send_post overhead
  * of AM_ZCOPY) against a rendezvous handshake, and charges the rendezvous
- * nothing per fragment. The one cost per frame that hxb's eager path has
- * and its rendezvous (PUT/GET placed at their offsets) has not is the held
- * copy: AM frames are delivered in order, and striping over R rails makes
- * about (R-1)/R of them arrive early, each copied aside until its turn
- * (doc/RESULTS.md, "Rendezvous from 1 MB"). Unreported, UCP sent messages
- * of up to 1.7-2.4 MB eagerly over 1-4 rails. */
+ * nothing per fragment. hxb's eager path pays copies per frame that its
+ * rendezvous (PUT/GET data placed at its offset on arrival) does not:
+ * - the held copy: AM frames are delivered in order, and striping over R
+ *   rails makes about (R-1)/R of them arrive early, each copied aside until
+ *   its turn (doc/RESULTS.md, findings e4c8d8b). Unreported, UCP sent
+ *   messages of up to 1.7-2.4 MB eagerly over 1-4 rails;
+ * - the reassembly of an AM longer than a frame into one buffer, at any
+ *   number of rails. The receiver's eager path copies each byte three times
+ *   (kernel, reassembly, UCP's unpack); that costs time only where those
+ *   copies are slower than the rails (rails faster than a third of memcpy,
+ *   e.g. one 25 Gbit/s NIC). Over one 1 Gbit/s rail rendezvous measured
+ *   the same CPU per GB and 0.5 % less of the wire at MTU 1500 (a GET reply
+ *   frame carries 8 bytes more), so slower rails are not charged. */
 #ifdef HXB_UCS_CPU_MEMCPY_BW
 #define UCT_HXB_MEMCPY_BW ucs_cpu_get_memcpy_bw()
 #else
@@ -172,11 +187,11 @@ static ucs_status_t uct_hxb_iface_estimate_perf(uct_iface_h tl_iface,
     size_t frag = hxb_engine_frag_size(iface->engine);
     size_t max_am = hxb_engine_cfg(iface->engine)->max_msg;
     int nrails = hxb_engine_num_rails(iface->engine);
-    double early;
+    double copies;
     ucs_status_t status;
 
     status = uct_base_iface_estimate_perf(tl_iface, perf_attr);
-    if ((status != UCS_OK) || (nrails < 2) ||
+    if ((status != UCS_OK) ||
         !(perf_attr->field_mask & UCT_PERF_ATTR_FIELD_OPERATION) ||
         !(perf_attr->field_mask & UCT_PERF_ATTR_FIELD_SEND_POST_OVERHEAD)) {
         return status;
@@ -184,8 +199,11 @@ static ucs_status_t uct_hxb_iface_estimate_perf(uct_iface_h tl_iface,
     switch (perf_attr->operation) {
     case UCT_EP_OP_AM_BCOPY:
     case UCT_EP_OP_AM_ZCOPY:
-        early = (double)(nrails - 1) / nrails;
-        perf_attr->send_post_overhead += ((max_am + frag - 1) / frag) * early *
+        copies = (double)(nrails - 1) / nrails;           /* held */
+        if (uct_hxb_iface_rails_bw(iface) * 3 > UCT_HXB_MEMCPY_BW) {
+            copies += 1;                                  /* reassembly */
+        }
+        perf_attr->send_post_overhead += ((max_am + frag - 1) / frag) * copies *
                                          frag / UCT_HXB_MEMCPY_BW;
         break;
     default:

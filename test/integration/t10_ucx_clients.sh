@@ -118,3 +118,29 @@ fill=$(grep -a '^hxb stats rail ' "$LOG/zcopy_eager.cli" |
 [ -n "$fill" ] || fail "zcopy_eager: no rail stats from the client"
 [ "$fill" -ge 97 ] || fail "zcopy_eager: the client's frames are $fill % full on average (whole-frame AMs: 99 %)"
 note "zcopy_eager: the client's frames average $fill % of a full UDP payload"
+
+# UCP's rendezvous threshold follows the copies hxb reports (estimate_perf):
+# over 2 rails the held copy of early frames and the reassembly (the veths
+# say 10 Gbit/s each; rendezvous well below 1 MiB); over one such rail
+# neither, so 1 MiB stays eager; over one rail faster than a third of
+# memcpy (25 Gbit/s said by UCX_HXB_RAIL_SPEED) the reassembly copy
+# (rendezvous below 256 KiB; 2.2 MB before it was charged). UCX 1.18's
+# protocols v2 print no such line (they send large tag messages by
+# zero-copy eager over hxb): not checked there.
+rndv_from() {   # NAME ENV...: the smallest rendezvous size UCP chose
+    local name=$1; shift
+    EXTRA_ENV="HXB_UCP_TEST_EP_INFO=1 $*" ucp_pair "$name" -m 4096 -n 20 -t 60 >&2
+    sed -n 's/.*# *tag_send: .*\.\.\([0-9][0-9]*\)\.\.<rndv>.*/\1/p' "$LOG/$name.cli" | head -1
+}
+r2=$(rndv_from thresh_2rails)
+if [ -n "$r2" ]; then
+    r1=$(rndv_from thresh_1rail UCX_HXB_RAILS=x0)
+    r25=$(rndv_from thresh_25g UCX_HXB_RAILS=x0 UCX_HXB_RAIL_SPEED=25Gbps)
+    [ -n "$r1" ] && [ -n "$r25" ] || fail "thresholds: UCP printed no rendezvous size (1 rail '$r1', 25 Gbit/s '$r25')"
+    [ "$r2" -lt 524288 ] || fail "thresholds: 2 rails go rendezvous from $r2 bytes (the held copy: below 512 KiB)"
+    [ "$r1" -gt 1048576 ] || fail "thresholds: one 10 Gbit/s rail goes rendezvous from $r1 bytes (eager beyond 1 MiB)"
+    [ "$r25" -lt 262144 ] || fail "thresholds: one 25 Gbit/s rail goes rendezvous from $r25 bytes (the reassembly copy: below 256 KiB)"
+    note "rendezvous from: 2 rails $r2, 1 rail $r1, 1 rail said 25 Gbit/s $r25 bytes"
+else
+    note "thresholds: UCP prints no tag_send ranges (protocols v2), not checked"
+fi
