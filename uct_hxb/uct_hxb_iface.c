@@ -191,7 +191,7 @@ static ucs_status_t uct_hxb_iface_estimate_perf(uct_iface_h tl_iface,
     ucs_status_t status;
 
     status = uct_base_iface_estimate_perf(tl_iface, perf_attr);
-    if ((status != UCS_OK) ||
+    if ((status != UCS_OK) || (nrails < 1) ||
         !(perf_attr->field_mask & UCT_PERF_ATTR_FIELD_OPERATION) ||
         !(perf_attr->field_mask & UCT_PERF_ATTR_FIELD_SEND_POST_OVERHEAD)) {
         return status;
