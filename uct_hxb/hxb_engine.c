@@ -601,7 +601,7 @@ unsigned hxb_engine_progress(hxb_engine_t *e)
         if (hxb_ack_due(p, drained)) {
             hxb_ack_send(p);
         }
-        hxb_peer_timers(p);
+        hxb_peer_timers(p, 0);
         if (!hxb_ack_owed_count(p) && hxb_peer_tx_idle(p)) {   /* idle includes GETs */
             p->active = 0;          /* nothing left to do for this peer */
             *pp = p->anext;
@@ -675,8 +675,15 @@ void hxb_engine_idle_tick(hxb_engine_t *e)
             hxb_tx_restamp(p, e->held_since);
         }
         e->held_since = 0;
-        hxb_core_flush_rails(e);
     }
+    /* resends due, also with the caller asleep (its timer would wake it,
+     * but UCP arms ifaces it does not wait on): a frame lost just before
+     * the caller went away is otherwise resent only when it comes back,
+     * and the peer may be waiting for it meanwhile */
+    for (p = e->active; p; p = p->anext) {
+        hxb_peer_timers(p, 1);
+    }
+    hxb_core_flush_rails(e);
     /* Asleep on the event fd, frames wake the caller: not busy. Unless
      * frames wait for two ticks in a row: then it is not asleep there
      * (UCP arms unused ifaces and goes on, an application may wake on

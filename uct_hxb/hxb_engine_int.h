@@ -531,7 +531,7 @@ void hxb_loss_spurious(hxb_peer_t *p, unsigned n);
 void hxb_loss_detect(hxb_peer_t *p);
 /* a frame was acknowledged: what it tells of its rail and of RACK */
 void hxb_loss_acked(hxb_peer_t *p, const hxb_txslot_t *s);
-void hxb_loss_timers(hxb_peer_t *p);
+void hxb_loss_timers(hxb_peer_t *p, int away);
 double hxb_loss_wake_at(const hxb_peer_t *p);
 void hxb_loss_ping_rcvd(hxb_peer_t *p, const hxb_rail_t *rail, const hxb_hdr_t *h);
 void hxb_loss_pong_rcvd(hxb_peer_t *p, const hxb_hdr_t *h);
@@ -599,7 +599,7 @@ void hxb_rx_reset(hxb_peer_t *p);
 void hxb_rx_free(hxb_peer_t *p);
 
 /* hxb_peer_life.c: timeouts, busy peers, failure, restart, cancel */
-void hxb_peer_timers(hxb_peer_t *p);
+void hxb_peer_timers(hxb_peer_t *p, int away);
 /* when hxb_peer_timers next has work if no frame arrives (0: never) */
 double hxb_peer_wake_at(const hxb_peer_t *p);
 void hxb_peer_fail_all(hxb_peer_t *p, int status);

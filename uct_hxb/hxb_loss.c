@@ -305,8 +305,11 @@ static double loss_busy_probe_at(const hxb_peer_t *p)
 }
 
 /* What is due of loss detection when no ack came: a RACK loss, the
- * retransmission timeout, a suspect rail's probe */
-void hxb_loss_timers(hxb_peer_t *p)
+ * retransmission timeout, a suspect rail's probe. away: the caller is away
+ * and an idle tick asks (PROTOCOL.md 8.7). The tick reads nothing, so acks
+ * of what it resends wait unread: one frame per timeout, the oldest, with
+ * the backoff, and no rail suspected for a silence nobody listened to. */
+void hxb_loss_timers(hxb_peer_t *p, int away)
 {
     hxb_engine_t *e = p->e;
     double now = e->now;
@@ -369,13 +372,13 @@ void hxb_loss_timers(hxb_peer_t *p)
                 old_seq = seq;
             }
         }
-        if (due > 1) {
+        if (due > 1 && !away) {
             first = now;            /* the others at the next check */
         }
         if (old) {
             r = old->rail;
             e->stats.rto_fired++;
-            if (loss_rail_silent_alone(p, r, old->sent_at) && !hxb_peer_busy(p, now) &&
+            if (!away && loss_rail_silent_alone(p, r, old->sent_at) && !hxb_peer_busy(p, now) &&
                 !(p->loss.suspect & (1u << r))) {
                 loss_suspect_rail(p, r);
             }
@@ -387,7 +390,7 @@ void hxb_loss_timers(hxb_peer_t *p)
             if (p->loss.rto > cap) {
                 p->loss.rto = cap;
             }
-            first = hxb_wake_min(first, now + p->loss.rto);
+            first = away ? now + p->loss.rto : hxb_wake_min(first, now + p->loss.rto);
         }
         if (!first || first < now + e->cfg.rto_min / 2) {
             first = now + e->cfg.rto_min / 2;

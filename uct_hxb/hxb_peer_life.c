@@ -32,19 +32,23 @@ static void life_fail(hxb_peer_t *p)
     }
 }
 
-void hxb_peer_timers(hxb_peer_t *p)
+/* away: the caller is away and an idle tick asks. Loss detection's
+ * resends are due then too (a peer may wait for a lost frame while our
+ * caller waits elsewhere), a failure is not: the acks that would move
+ * the peer's ack clock wait unread in our rails. */
+void hxb_peer_timers(hxb_peer_t *p, int away)
 {
     hxb_engine_t *e = p->e;
 
     if (p->failed) {
         return;
     }
-    if (life_outstanding(p) && e->now - hxb_peer_alive_at(p) > e->cfg.peer_timeout &&
+    if (!away && life_outstanding(p) && e->now - hxb_peer_alive_at(p) > e->cfg.peer_timeout &&
         hxb_engine_listened(e)) {
         life_fail(p);       /* silent: neither acks nor "busy" (8.7) */
         return;
     }
-    hxb_loss_timers(p);
+    hxb_loss_timers(p, away);
 }
 
 /* A frame of the peer said whether it is busy (8.7): alive but not

@@ -372,6 +372,81 @@ START_TEST(test_busy_polling_peer_lost_frame_resent)
 }
 END_TEST
 
+/* A computes (only its idle tick runs) after its last frame to B was lost,
+ * while B polls and waits for that frame. The tick must resend it: a
+ * peer may wait for it while A's caller waits for the peer elsewhere.
+ * Open MPI 5's osc ucx does this: MPI_Win_start spins on its own UCP
+ * worker only, so pml ucx's hxb iface got no pass, and the barrier
+ * message it had sent to the peer (lost, 1 % loss) was never resent; the
+ * peer sat in that barrier, never posting the window (t66 hung in
+ * Debian 13's CI). */
+static void away_a_for(double secs)
+{
+    double t;
+
+    for (t = 0; t < secs; t += 0.005) {
+        hxb_engine_progress(W.b.e);
+        hxb_engine_idle_tick(W.a.e);
+#ifdef HXB_VIRTUAL_CLOCK
+        hxb_virtual_now += 0.005;
+#else
+        usleep(5000);
+#endif
+    }
+}
+
+START_TEST(test_away_sender_lost_frame_resent)
+{
+    opts_t o = {.nrails = 2, .csum = 1, .peer_timeout = 1.0};
+    hxb_mem_faults_t lose = {.drop_ppm = 1000000}, none = {0};
+
+    world_init(&o);
+    plan_am(&W.a, 21, 0);
+    warm_up(20);
+    a_rails_set_faults(&lose);
+    W.a.plan_n = 21;
+    ck_assert_int_eq(send_next(&W.a), 1);
+    hxb_engine_progress(W.a.e);         /* it leaves, and is lost */
+    a_rails_set_faults(&none);
+    away_a_for(0.5);
+    ck_assert_msg(W.b.am_rcvd == 21, "a lost frame of a caller away not resent in 0.5 s");
+    ck_assert_int_eq(W.b.peer_failed_calls, 0);
+    finish_am();
+    ck_assert_uint_eq(W.b.am_rcvd, 21);
+    ck_assert_int_eq(W.a.peer_failed_calls, 0);
+}
+END_TEST
+
+/* The cost of that: a caller that sends and then computes has its frames
+ * in flight until it reads their acks, which the tick does not. The tick
+ * resends only the oldest, with the RTO's backoff: a few duplicates per
+ * second, not one per tick, and B delivers each message once. */
+START_TEST(test_away_sender_resends_bounded)
+{
+    opts_t o = {.nrails = 2, .csum = 1, .peer_timeout = 1.0};
+    uint64_t retx0;
+
+    world_init(&o);
+    plan_am(&W.a, 30, 0);
+    warm_up(20);
+    W.a.plan_n = 30;
+    while (send_next(&W.a) == 1) {
+    }
+    ck_assert_uint_eq(W.a.sent, 30);
+    hxb_engine_progress(W.a.e);          /* 10 more leave, then A computes */
+    retx0 = hxb_engine_stats(W.a.e)->retransmits;
+    away_a_for(2.0);
+    ck_assert_uint_eq(W.b.am_rcvd, 30);
+    ck_assert_msg(hxb_engine_stats(W.a.e)->retransmits - retx0 <= 30,
+                  "%lu resends by idle ticks in 2 s",
+                  (unsigned long)(hxb_engine_stats(W.a.e)->retransmits - retx0));
+    finish_am();
+    ck_assert_uint_eq(W.b.am_rcvd, 30);
+    ck_assert_int_eq(W.a.peer_failed_calls, 0);
+    ck_assert_int_eq(W.b.peer_failed_calls, 0);
+}
+END_TEST
+
 /* The other side of the busy rules: B says it is busy for a while, then
  * dies (neither passes nor ticks) with a frame of A lost on the way. A
  * must fail it within a peer timeout of B's last word, though A keeps
@@ -514,6 +589,8 @@ int main(void)
     tcase_add_test(tc, test_busy_peer_waited_for);
     tcase_add_test(tc, test_busy_polling_peer_lost_frame_resent);
     tcase_add_test(tc, test_busy_peer_dies_failed);
+    tcase_add_test(tc, test_away_sender_lost_frame_resent);
+    tcase_add_test(tc, test_away_sender_resends_bounded);
     tcase_add_test(tc, test_swinging_rtt_lost_frame_resent);
     tcase_add_test(tc, test_busy_unknown_sender);
     tcase_add_test(tc, test_busy_armed_not_asleep);
