@@ -527,6 +527,66 @@ static void engine_peek_cb(void *arg, hxb_rail_t *rail, void *data, size_t size,
     }
 }
 
+/* An idle tick's look for acks (8.7): a frame of a known peer, of its
+ * current run, to us, checked as a received one is, says in its header
+ * how far it acknowledged. Short frames carry no ack and are not looked
+ * at. */
+static void engine_peek_ack_cb(void *arg, hxb_rail_t *rail, void *data, size_t size,
+                               const hxb_raddr_t *src)
+{
+    hxb_engine_t *e = arg;
+    const hxb_hdr_t *h = data;
+    hxb_peer_t *p;
+
+    if (size < sizeof(*h) || h->version != HXB_VERSION ||
+        engine_dst_check(e, h) != HXB_DROP_MAX ||
+        !(p = peer_lookup(e, h->src_node, h->src_proc)) || !p->active ||
+        h->src_epoch != p->epoch || (p->peeked && hxb_seq_le(h->ack, p->peeked_ack))) {
+        return;
+    }
+    if (size >= sizeof(*h) + h->len) {
+        if (hxb_frame_check(data, size, &e->auth) != HXB_DROP_MAX) {
+            return;
+        }
+    } else {
+        struct iovec iov = {(void *)(h + 1), size - sizeof(*h)};
+        if (size < sizeof(*h) + hxb_frame_tag_len(&e->auth, h) ||
+            hxb_frame_tag(&e->auth, h, &iov, 1) != h->tag) {
+            return;
+        }
+    }
+    p->peeked_ack = h->ack;
+    p->peeked     = 1;
+}
+
+/* The caller is away: resend what is due, but not what a frame waiting
+ * in our rails acknowledged (the caller reads that ack when it is back).
+ * On an oversubscribed node ranks are off the CPU longer than their RTO
+ * all the time: without the look, every such spell cost a needless resend
+ * (NPB is.A on 8 ranks per 2 cores: 3.5x the spurious resends). */
+static void engine_away_timers(hxb_engine_t *e, double now)
+{
+    hxb_peer_t *p;
+    int due = 0, i;
+
+    for (p = e->active; p; p = p->anext) {
+        p->peeked = 0;
+        due |= p->tx.inflight && now >= p->tx.rto_at;
+    }
+    if (!due) {
+        return;
+    }
+    for (i = 0; i < e->nrails; i++) {
+        if (e->rails[i]->ops->peek) {
+            e->rails[i]->ops->peek(e->rails[i], engine_peek_ack_cb, e, HXB_PEEK_MAX);
+        }
+    }
+    for (p = e->active; p; p = p->anext) {
+        hxb_peer_timers(p, 1);
+        p->peeked = 0;
+    }
+}
+
 static void engine_check_links(hxb_engine_t *e)
 {
     double real_off = hxb_clock_real_offset();
@@ -680,9 +740,7 @@ void hxb_engine_idle_tick(hxb_engine_t *e)
      * but UCP arms ifaces it does not wait on): a frame lost just before
      * the caller went away is otherwise resent only when it comes back,
      * and the peer may be waiting for it meanwhile */
-    for (p = e->active; p; p = p->anext) {
-        hxb_peer_timers(p, 1);
-    }
+    engine_away_timers(e, now);
     hxb_core_flush_rails(e);
     /* Asleep on the event fd, frames wake the caller: not busy. Unless
      * frames wait for two ticks in a row: then it is not asleep there

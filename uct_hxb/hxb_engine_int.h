@@ -315,6 +315,8 @@ struct hxb_peer {
     int            busy;           /* ... and no frame since said otherwise */
     double         busy_probe_at;  /* our last resend to it while busy       */
     double         alive_sent;     /* our last idle tick's ACK to it        */
+    uint32_t       peeked_ack;     /* an idle tick saw its frames waiting  */
+    int            peeked;         /* ... acking up to peeked_ack (8.7)    */
     double         last_ack_progress; /* its last sign of progress: acks of
                                     * new frames, read data, new work       */
     unsigned       gets_pending;   /* our reads still waiting (hxb_rma.c)   */

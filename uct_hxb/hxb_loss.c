@@ -307,8 +307,9 @@ static double loss_busy_probe_at(const hxb_peer_t *p)
 /* What is due of loss detection when no ack came: a RACK loss, the
  * retransmission timeout, a suspect rail's probe. away: the caller is away
  * and an idle tick asks (PROTOCOL.md 8.7). The tick reads nothing, so acks
- * of what it resends wait unread: one frame per timeout, the oldest, with
- * the backoff, and no rail suspected for a silence nobody listened to. */
+ * of what it resends wait unread: one frame per timeout, the oldest not
+ * acked by a frame the tick saw waiting (p->peeked_ack), with the backoff,
+ * and no rail suspected for a silence nobody listened to. */
 void hxb_loss_timers(hxb_peer_t *p, int away)
 {
     hxb_engine_t *e = p->e;
@@ -359,8 +360,9 @@ void hxb_loss_timers(hxb_peer_t *p, int away)
 
         for (seq = p->tx.una; seq != p->tx.push; seq++) {
             hxb_txslot_t *s = HXB_TX_SLOT(p, seq);
-            if (s->state != TX_INFLIGHT) {
-                continue;
+            if (s->state != TX_INFLIGHT ||
+                (away && p->peeked && hxb_seq_lt(seq, p->peeked_ack))) {
+                continue;       /* acked, the ack waiting unread */
             }
             if (now - s->sent_at < rto[s->rail]) {
                 first = hxb_wake_min(first, s->sent_at + rto[s->rail]);
