@@ -497,28 +497,38 @@ static void engine_rx_cb(void *arg, hxb_rail_t *rail, void *data, size_t size,
  * authentication the part must hold the header and its extension, and with
  * full authentication the whole frame: nobody makes us keep a peer by a
  * forged frame. Known peers are left as they are. */
+/* a full header to us seen by a peek, or NULL */
+static const hxb_hdr_t *engine_peeked_hdr(const hxb_engine_t *e, const void *data,
+                                          size_t size)
+{
+    const hxb_hdr_t *h = data;
+
+    return size >= sizeof(*h) && h->version == HXB_VERSION &&
+           engine_dst_check(e, h) == HXB_DROP_MAX ? h : NULL;
+}
+
+/* ... checked as a received one is, its tag too (the whole frame, or its
+ * first bytes: a UDP datagram passed the kernel's checksum); after the
+ * cheaper checks of the caller */
+static int engine_peeked_ok(hxb_engine_t *e, const hxb_hdr_t *h, size_t size)
+{
+    if (size >= sizeof(*h) + h->len) {
+        return hxb_frame_check(h, size, &e->auth) == HXB_DROP_MAX;
+    }
+    struct iovec iov = {(void *)(h + 1), size - sizeof(*h)};
+    return size >= sizeof(*h) + hxb_frame_tag_len(&e->auth, h) &&
+           hxb_frame_tag(&e->auth, h, &iov, 1) == h->tag;
+}
+
 static void engine_peek_cb(void *arg, hxb_rail_t *rail, void *data, size_t size,
                            const hxb_raddr_t *src)
 {
     hxb_engine_t *e = arg;
-    const hxb_hdr_t *h = data;
+    const hxb_hdr_t *h = engine_peeked_hdr(e, data, size);
     hxb_peer_t *p;
 
-    if (size < sizeof(*h) || h->version != HXB_VERSION ||
-        engine_dst_check(e, h) != HXB_DROP_MAX ||
-        peer_lookup(e, h->src_node, h->src_proc)) {
+    if (!h || peer_lookup(e, h->src_node, h->src_proc) || !engine_peeked_ok(e, h, size)) {
         return;
-    }
-    if (size >= sizeof(*h) + h->len) {
-        if (hxb_frame_check(data, size, &e->auth) != HXB_DROP_MAX) {
-            return;
-        }
-    } else {
-        struct iovec iov = {(void *)(h + 1), size - sizeof(*h)};
-        if (size < sizeof(*h) + hxb_frame_tag_len(&e->auth, h) ||
-            hxb_frame_tag(&e->auth, h, &iov, 1) != h->tag) {
-            return;
-        }
     }
     p = peer_new(e, h->src_node, h->src_proc, h->src_epoch);
     if (p) {
@@ -535,25 +545,13 @@ static void engine_peek_ack_cb(void *arg, hxb_rail_t *rail, void *data, size_t s
                                const hxb_raddr_t *src)
 {
     hxb_engine_t *e = arg;
-    const hxb_hdr_t *h = data;
+    const hxb_hdr_t *h = engine_peeked_hdr(e, data, size);
     hxb_peer_t *p;
 
-    if (size < sizeof(*h) || h->version != HXB_VERSION ||
-        engine_dst_check(e, h) != HXB_DROP_MAX ||
-        !(p = peer_lookup(e, h->src_node, h->src_proc)) || !p->active ||
-        h->src_epoch != p->epoch || (p->peeked && hxb_seq_le(h->ack, p->peeked_ack))) {
+    if (!h || !(p = peer_lookup(e, h->src_node, h->src_proc)) || !p->active ||
+        h->src_epoch != p->epoch || (p->peeked && hxb_seq_le(h->ack, p->peeked_ack)) ||
+        !engine_peeked_ok(e, h, size)) {
         return;
-    }
-    if (size >= sizeof(*h) + h->len) {
-        if (hxb_frame_check(data, size, &e->auth) != HXB_DROP_MAX) {
-            return;
-        }
-    } else {
-        struct iovec iov = {(void *)(h + 1), size - sizeof(*h)};
-        if (size < sizeof(*h) + hxb_frame_tag_len(&e->auth, h) ||
-            hxb_frame_tag(&e->auth, h, &iov, 1) != h->tag) {
-            return;
-        }
     }
     p->peeked_ack = h->ack;
     p->peeked     = 1;

@@ -223,6 +223,16 @@ START_TEST(test_back_from_away_not_failed)
 }
 END_TEST
 
+/* the time a test's loop step takes: virtual, or slept */
+static void pass_time(double secs)
+{
+#ifdef HXB_VIRTUAL_CLOCK
+    hxb_virtual_now += secs;
+#else
+    usleep((useconds_t)(secs * 1e6));
+#endif
+}
+
 /* B computes for three peer timeouts while A sends to it: only B's idle
  * tick runs (a timer thread in the UCT glue). A must wait for B, not fail
  * it, and everything arrives once B progresses again. The posts B made
@@ -235,11 +245,7 @@ static void busy_b_for(double secs)
         send_next(&W.a);
         hxb_engine_progress(W.a.e);
         hxb_engine_idle_tick(W.b.e);
-#ifdef HXB_VIRTUAL_CLOCK
-        hxb_virtual_now += 0.01;
-#else
-        usleep(10000);
-#endif
+        pass_time(0.01);
     }
 }
 
@@ -329,11 +335,7 @@ static double busy_polling_b(double secs, int until_rcvd)
         } else {
             hxb_engine_idle_tick(W.b.e);    /* its tick in between */
         }
-#ifdef HXB_VIRTUAL_CLOCK
-        hxb_virtual_now += 0.01;
-#else
-        usleep(10000);
-#endif
+        pass_time(0.01);
     }
     return t;
 }
@@ -387,11 +389,7 @@ static void away_a_for(double secs)
     for (t = 0; t < secs; t += 0.005) {
         hxb_engine_progress(W.b.e);
         hxb_engine_idle_tick(W.a.e);
-#ifdef HXB_VIRTUAL_CLOCK
-        hxb_virtual_now += 0.005;
-#else
-        usleep(5000);
-#endif
+        pass_time(0.005);
     }
 }
 
@@ -422,10 +420,10 @@ END_TEST
  * wait in its rails are looked at (peeked, not taken): what they ack is
  * not resent. On an oversubscribed node ranks are off the CPU longer than
  * their RTO all the time; without the look each spell cost a resend. */
-START_TEST(test_away_sender_acked_not_resent)
+/* A sends 20 messages (round trips known), posts 10 more and computes */
+static void a_posts_then_computes(void)
 {
     opts_t o = {.nrails = 2, .csum = 1, .peer_timeout = 1.0};
-    uint64_t retx0;
 
     world_init(&o);
     plan_am(&W.a, 30, 0);
@@ -435,6 +433,13 @@ START_TEST(test_away_sender_acked_not_resent)
     }
     ck_assert_uint_eq(W.a.sent, 30);
     hxb_engine_progress(W.a.e);          /* 10 more leave, then A computes */
+}
+
+START_TEST(test_away_sender_acked_not_resent)
+{
+    uint64_t retx0;
+
+    a_posts_then_computes();
     retx0 = hxb_engine_stats(W.a.e)->retransmits;
     away_a_for(2.0);
     ck_assert_uint_eq(W.b.am_rcvd, 30);
@@ -452,19 +457,11 @@ END_TEST
  * second, not one per tick; B delivers each message once. */
 START_TEST(test_away_sender_resends_bounded)
 {
-    opts_t o = {.nrails = 2, .csum = 1, .peer_timeout = 1.0};
     hxb_mem_faults_t lose = {.drop_ppm = 1000000}, none = {0};
     uint64_t retx0;
     int r;
 
-    world_init(&o);
-    plan_am(&W.a, 30, 0);
-    warm_up(20);
-    W.a.plan_n = 30;
-    while (send_next(&W.a) == 1) {
-    }
-    ck_assert_uint_eq(W.a.sent, 30);
-    hxb_engine_progress(W.a.e);          /* 10 more leave, then A computes */
+    a_posts_then_computes();
     for (r = 0; r < W.nrails; r++) {
         hxb_rail_mem_set_faults(W.rb[r], &lose);
     }
@@ -506,11 +503,7 @@ START_TEST(test_busy_peer_dies_failed)
     ck_assert_uint_gt(hxb_engine_stats(W.b.e)->busy_sent, 0);
     for (t = 0; t < 1.0 && !W.a.peer_failed_calls; t += 0.03) {
         hxb_engine_progress(W.a.e);     /* A: a pass every 30 ms (> 25) */
-#ifdef HXB_VIRTUAL_CLOCK
-        hxb_virtual_now += 0.03;
-#else
-        usleep(30000);
-#endif
+        pass_time(0.03);
     }
     ck_assert_msg(W.a.peer_failed_calls == 1, "a dead peer not failed in 5 peer timeouts");
 }
