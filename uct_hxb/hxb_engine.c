@@ -488,15 +488,6 @@ static void engine_rx_cb(void *arg, hxb_rail_t *rail, void *data, size_t size,
     hxb_peer_busy_rcvd(p, busy, ack);     /* after its ack is taken in */
 }
 
-/* The idle tick's look at a frame waiting in a rail (maybe its first
- * HXB_RAIL_PEEK_LEN bytes only): a peer we do not know yet sends to us
- * while our caller computes. We learn it, so that it hears we are busy
- * instead of failing us; the frame itself waits for the next pass. A whole
- * frame is checked as a received one; a part of one by its fields and its
- * tag (a UDP rail's datagram passed the kernel's checksum), so with header
- * authentication the part must hold the header and its extension, and with
- * full authentication the whole frame: nobody makes us keep a peer by a
- * forged frame. Known peers are left as they are. */
 /* a full header to us seen by a peek, or NULL */
 static const hxb_hdr_t *engine_peeked_hdr(const hxb_engine_t *e, const void *data,
                                           size_t size)
@@ -520,6 +511,15 @@ static int engine_peeked_ok(hxb_engine_t *e, const hxb_hdr_t *h, size_t size)
            hxb_frame_tag(&e->auth, h, &iov, 1) == h->tag;
 }
 
+/* The idle tick's look at a frame waiting in a rail (maybe its first
+ * HXB_RAIL_PEEK_LEN bytes only): a peer we do not know yet sends to us
+ * while our caller computes. We learn it, so that it hears we are busy
+ * instead of failing us; the frame itself waits for the next pass. A whole
+ * frame is checked as a received one; a part of one by its fields and its
+ * tag (a UDP rail's datagram passed the kernel's checksum), so with header
+ * authentication the part must hold the header and its extension, and with
+ * full authentication the whole frame: nobody makes us keep a peer by a
+ * forged frame. Known peers are left as they are. */
 static void engine_peek_cb(void *arg, hxb_rail_t *rail, void *data, size_t size,
                            const hxb_raddr_t *src)
 {
