@@ -4,18 +4,6 @@
  * room in the window, windows smaller than a SACK word. */
 #include "test_world.h"
 
-/* the longest queue towards B on rail 0 once B has half of A's plan (s),
- * sampled after every pump while delay_run runs */
-static double qdelay_max;
-
-static void qdelay_sample(void)
-{
-    if (W.b.am_rcvd * 2 >= W.a.plan_n) {
-        double q = hxb_rail_mem_queue_delay(W.rb[0]);
-        if (q > qdelay_max) qdelay_max = q;
-    }
-}
-
 /* frames A's rails sent, and (again) how many their queues refused */
 static uint64_t a_rails_frames(uint64_t *again)
 {
@@ -148,6 +136,22 @@ START_TEST(test_acks_per_byte)
 }
 END_TEST
 
+/* On the virtual clock only: the queue it measures is in milliseconds, and
+ * on the real clock a busy host's scheduling adds as much (3.96 ms seen
+ * while another job ran, the target 1 ms). */
+#ifdef HXB_VIRTUAL_CLOCK
+/* the longest queue towards B on rail 0 once B has half of A's plan (s),
+ * sampled after every pump while delay_run runs */
+static double qdelay_max;
+
+static void qdelay_sample(void)
+{
+    if (W.b.am_rcvd * 2 >= W.a.plan_n) {
+        double q = hxb_rail_mem_queue_delay(W.rb[0]);
+        if (q > qdelay_max) qdelay_max = q;
+    }
+}
+
 /* A slow link (a rate, no drops) queues whatever the windows let out, and
  * the queue delays every frame and ack behind it. Beyond cc_target of
  * queueing delay the path's window shrinks, so the queue stays short with
@@ -186,6 +190,7 @@ START_TEST(test_path_delay)
     ck_assert_uint_eq(hxb_engine_stats(W.a.e)->cc_delay_cuts, 0);
 }
 END_TEST
+#endif
 
 /* Both ways at once over one slow link: each side's ACKs queue behind its
  * own data. That wait is the ACK sender's (hold_us), not the path's: if
@@ -292,7 +297,9 @@ int main(void)
 
     tc = world_tcase(s, "cc");
     tcase_add_test(tc, test_burst_waits_for_room);
+#ifdef HXB_VIRTUAL_CLOCK
     tcase_add_test(tc, test_path_delay);
+#endif
     tcase_add_test(tc, test_acks_per_byte);
     tcase_add_test(tc, test_path_delay_both_ways);
     tcase_add_test(tc, test_rail_queue_backoff);
