@@ -415,11 +415,6 @@ START_TEST(test_away_sender_lost_frame_resent)
 }
 END_TEST
 
-/* The cost of that: a caller that sends and then computes has its frames
- * in flight until it reads their acks, which the tick does not. Acks that
- * wait in its rails are looked at (peeked, not taken): what they ack is
- * not resent. On an oversubscribed node ranks are off the CPU longer than
- * their RTO all the time; without the look each spell cost a resend. */
 /* A sends 20 messages (round trips known), posts 10 more and computes */
 static void a_posts_then_computes(void)
 {
@@ -435,6 +430,14 @@ static void a_posts_then_computes(void)
     hxb_engine_progress(W.a.e);          /* 10 more leave, then A computes */
 }
 
+/* The cost of that: a caller that sends and then computes has its frames
+ * in flight until it reads their acks, which the tick does not. Acks that
+ * wait in its rails are looked at (peeked, not taken): what they ack is
+ * not resent. On an oversubscribed node ranks are off the CPU longer than
+ * their RTO all the time; without the look each spell cost a resend. On
+ * the virtual clock only: on the real one a slow step lets the RTO come
+ * before the peer's ack does. */
+#ifdef HXB_VIRTUAL_CLOCK
 START_TEST(test_away_sender_acked_not_resent)
 {
     uint64_t retx0;
@@ -451,6 +454,7 @@ START_TEST(test_away_sender_acked_not_resent)
     ck_assert_int_eq(W.a.peer_failed_calls, 0);
 }
 END_TEST
+#endif
 
 /* And where no ack arrives (B's rails to A lose everything), the tick
  * resends only the oldest frame per timeout, backing off: a few per
@@ -621,7 +625,9 @@ int main(void)
     tcase_add_test(tc, test_busy_polling_peer_lost_frame_resent);
     tcase_add_test(tc, test_busy_peer_dies_failed);
     tcase_add_test(tc, test_away_sender_lost_frame_resent);
+#ifdef HXB_VIRTUAL_CLOCK
     tcase_add_test(tc, test_away_sender_acked_not_resent);
+#endif
     tcase_add_test(tc, test_away_sender_resends_bounded);
     tcase_add_test(tc, test_swinging_rtt_lost_frame_resent);
     tcase_add_test(tc, test_busy_unknown_sender);
