@@ -101,6 +101,10 @@ typedef struct uct_hxb_iface {
     int                    timer_fd;     /* in epfd: the engine's next deadline */
     int                    ev_rails;     /* the rails' fds are in epfd too */
     unsigned               ev_passes;    /* progress calls since event_arm */
+    uint64_t               entries;      /* of the lock (uct_hxb_enter), ticks that acted */
+    uint64_t               idle_at;      /* entries after a pass that found and
+                                            left nothing: event_arm needs no pass
+                                            while it is unchanged */
     double                 timer_at;     /* ... as last set (0: disarmed) */
     uint64_t               sleeps;       /* event_arm let the caller sleep */
     uint64_t               sleeps_timed; /* ... with a deadline armed (work
@@ -138,6 +142,7 @@ extern uct_component_t uct_hxb_component;
 static UCS_F_ALWAYS_INLINE void uct_hxb_enter(uct_hxb_iface_t *iface)
 {
     ucs_recursive_spin_lock(&iface->lock);
+    iface->entries++;
 }
 
 static UCS_F_ALWAYS_INLINE void uct_hxb_leave(uct_hxb_iface_t *iface)

@@ -46,6 +46,7 @@ static void *uct_hxb_tick_main(void *arg)
             break;
         }
         if (ucs_recursive_spin_trylock(&iface->lock)) {
+            iface->entries++;   /* the caller's next event_arm makes a pass */
             hxb_engine_idle_tick(iface->engine);
             /* hxb-stat's counters stay fresh while the caller computes or
              * sleeps: the tick is the only thread then */

@@ -46,6 +46,7 @@ static unsigned long g_count = 1000, g_seed = 1, g_window = 16, g_timeout = 120;
 static size_t g_max = 4 << 20;
 #define HXB_UCP_TEST_PORT 13337
 static int g_fixed, g_quick, g_no_errh, g_block, g_oneway, g_efd = -1;
+static unsigned long g_sleeps, g_sleeps_out;   /* -b: sleeps, those that ran out */
 
 /* One progress call. Blocking (-b): when it found nothing to do, arm the
  * worker and sleep on its event fd, and on fd2 if given (>= 0), for at
@@ -57,7 +58,8 @@ static unsigned progress(ucp_worker_h worker, int fd2)
     unsigned n = ucp_worker_progress(worker);
 
     if (!n && g_block && ucp_worker_arm(worker) == UCS_OK) {
-        poll(pfd, fd2 >= 0 ? 2 : 1, 100);
+        g_sleeps++;
+        g_sleeps_out += poll(pfd, fd2 >= 0 ? 2 : 1, 100) == 0;
     }
     return n;
 }
@@ -501,6 +503,9 @@ int main(int argc, char **argv)
            tx_bytes / (t_end - t_start) / 1e6, bytes / (t_end - t_start) / 1e6);
     printf("hxb_ucp_test: cpu: process %.3f s, host busy %.3f s, in %.3f s (%s)\n",
            cpu1 - cpu0, host1 - host0, t_end - t_start, g_block ? "blocking" : "polling");
+    if (g_block) {
+        printf("hxb_ucp_test: sleeps: %lu, %lu ran out their 100 ms\n", g_sleeps, g_sleeps_out);
+    }
     fflush(stdout);
     close(fd);
     return 0;
