@@ -12,7 +12,11 @@
  * HXB_FLOOR_SEG: datagram payload (default 8948, a 9000-byte IP packet;
  * 1472 at MTU 1500), trains of as many as fit 64 KiB. HXB_FLOOR_ZC=1: the
  * sender uses MSG_ZEROCOPY (SO_ZEROCOPY; completions reaped from the error
- * queue, and counted where the kernel copied after all).
+ * queue, and counted where the kernel copied after all). HXB_FLOOR_HDR=N:
+ * each datagram is written from two pieces, its first N bytes from a
+ * header buffer and the rest from the data, as hxb's frames that carry
+ * the user's data go (an iovec pair per frame; 0, the default: one piece
+ * per train).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -27,6 +31,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -133,10 +138,13 @@ static void zc_reap(int fd, unsigned long *done, unsigned long *copied)
 
 static int do_send(int port, double want, double rate, char **addrs, int naddr)
 {
-    static char buf[65536];
+    static char buf[65536], hbuf[64 * 64];
+    static struct iovec iov[2 * 64];
     const char *v = getenv("HXB_FLOOR_SEG"), *z = getenv("HXB_FLOOR_ZC");
+    const char *hv = getenv("HXB_FLOOR_HDR");
     int fd[MAXRAIL], seg = v ? atoi(v) : SEG, pmtu = IP_PMTUDISC_PROBE, i, one = 1;
-    int zc = z && atoi(z), train, flags = 0;
+    int zc = z && atoi(z), train, flags = 0, hdr = hv ? atoi(hv) : 0;
+    struct msghdr m = {.msg_iov = iov};
     unsigned long nsent = 0, done = 0, copied = 0;
     double sent = 0, t0, d;
     size_t len;
@@ -145,8 +153,19 @@ static int do_send(int port, double want, double rate, char **addrs, int naddr)
         fprintf(stderr, "hxb-udp-floor: HXB_FLOOR_SEG %d: 64 to 8972\n", seg);
         return 2;
     }
+    if (hdr < 0 || hdr > 64 || hdr >= seg) {
+        fprintf(stderr, "hxb-udp-floor: HXB_FLOOR_HDR %d: 0 to 64, below the segment\n", hdr);
+        return 2;
+    }
     train = 65000 / seg < 64 ? 65000 / seg : 64;
     len = (size_t)train * seg;
+    for (i = 0; hdr && i < train; i++) {
+        iov[2 * i].iov_base = hbuf + 64 * i;
+        iov[2 * i].iov_len = (size_t)hdr;
+        iov[2 * i + 1].iov_base = buf + (size_t)i * (seg - hdr);
+        iov[2 * i + 1].iov_len = (size_t)(seg - hdr);
+    }
+    m.msg_iovlen = hdr ? 2 * (size_t)train : 0;
 
     for (i = 0; i < naddr && i < MAXRAIL; i++) {
         struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(port)};
@@ -172,7 +191,7 @@ static int do_send(int port, double want, double rate, char **addrs, int naddr)
             struct timespec ts = {(time_t)d, (long)((d - (time_t)d) * 1e9)};
             nanosleep(&ts, NULL);
         }
-        if (send(fd[i], buf, len, flags) < 0) {
+        if ((hdr ? sendmsg(fd[i], &m, flags) : send(fd[i], buf, len, flags)) < 0) {
             if (errno != ENOBUFS) {
                 fprintf(stderr, "hxb-udp-floor: send: %s\n", strerror(errno));
                 return 1;

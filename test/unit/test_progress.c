@@ -321,6 +321,19 @@ START_TEST(test_short_timeout_rto_cap)
 END_TEST
 #endif
 
+/* A's 21st message leaves while its rails lose everything, and is lost
+ * (20 went before it: round trips known) */
+static void a_sends_lost(void)
+{
+    hxb_mem_faults_t lose = {.drop_ppm = 1000000}, none = {0};
+
+    a_rails_set_faults(&lose);
+    W.a.plan_n = 21;
+    ck_assert_int_eq(send_next(&W.a), 1);
+    hxb_engine_progress(W.a.e);         /* it leaves, and is lost */
+    a_rails_set_faults(&none);
+}
+
 /* B polls with gaps, for secs or until it has all A's planned messages */
 static double busy_polling_b(double secs, int until_rcvd)
 {
@@ -351,7 +364,6 @@ static double busy_polling_b(double secs, int until_rcvd)
 START_TEST(test_busy_polling_peer_lost_frame_resent)
 {
     opts_t o = {.nrails = 2, .csum = 1, .peer_timeout = 0.2};
-    hxb_mem_faults_t lose = {.drop_ppm = 1000000}, none = {0};
     const hxb_engine_stats_t *sb = NULL;
     double t;
 
@@ -360,11 +372,7 @@ START_TEST(test_busy_polling_peer_lost_frame_resent)
     warm_up(20);
     busy_polling_b(0.05, 0);               /* A hears B is busy */
     ck_assert_uint_gt(hxb_engine_stats(W.b.e)->busy_sent, 0);
-    a_rails_set_faults(&lose);
-    W.a.plan_n = 21;
-    ck_assert_int_eq(send_next(&W.a), 1);
-    hxb_engine_progress(W.a.e);         /* it leaves, and is lost */
-    a_rails_set_faults(&none);
+    a_sends_lost();
     t = busy_polling_b(2.0, 1);            /* ten peer timeouts */
     sb = hxb_engine_stats(W.b.e);
     ck_assert_msg(W.b.am_rcvd == 21, "the lost frame was not resent in %g s (B said busy "
@@ -396,16 +404,11 @@ static void away_a_for(double secs)
 START_TEST(test_away_sender_lost_frame_resent)
 {
     opts_t o = {.nrails = 2, .csum = 1, .peer_timeout = 1.0};
-    hxb_mem_faults_t lose = {.drop_ppm = 1000000}, none = {0};
 
     world_init(&o);
     plan_am(&W.a, 21, 0);
     warm_up(20);
-    a_rails_set_faults(&lose);
-    W.a.plan_n = 21;
-    ck_assert_int_eq(send_next(&W.a), 1);
-    hxb_engine_progress(W.a.e);         /* it leaves, and is lost */
-    a_rails_set_faults(&none);
+    a_sends_lost();
     away_a_for(0.5);
     ck_assert_msg(W.b.am_rcvd == 21, "a lost frame of a caller away not resent in 0.5 s");
     ck_assert_int_eq(W.b.peer_failed_calls, 0);
