@@ -73,6 +73,7 @@ void hxb_ack_rcvd(hxb_peer_t *p, uint32_t cum, const void *bits,
     if (cum != p->tx.una) {
         hxb_tx_acked_to(p, cum);
         p->last_ack_progress = now;
+        hxb_loss_ack_progress(p);
     }
     for (i = 0; i < nbits; i++) {
         if (i % 64 == 0) {      /* the bitmap sits at offset 60 in the frame */

@@ -533,6 +533,7 @@ void hxb_loss_spurious(hxb_peer_t *p, unsigned n);
 void hxb_loss_detect(hxb_peer_t *p);
 /* a frame was acknowledged: what it tells of its rail and of RACK */
 void hxb_loss_acked(hxb_peer_t *p, const hxb_txslot_t *s);
+void hxb_loss_ack_progress(hxb_peer_t *p);
 void hxb_loss_timers(hxb_peer_t *p, int away);
 double hxb_loss_wake_at(const hxb_peer_t *p);
 void hxb_loss_ping_rcvd(hxb_peer_t *p, const hxb_rail_t *rail, const hxb_hdr_t *h);

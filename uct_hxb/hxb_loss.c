@@ -257,6 +257,22 @@ void hxb_loss_acked(hxb_peer_t *p, const hxb_txslot_t *s)
     p->loss.suspect &= ~(1u << s->rail);
 }
 
+/* An ack of new data (the cumulative ack moved): the next RTO check comes
+ * no sooner than an RTO from now, as TCP restarts its timer (RFC 6298,
+ * 5.3). The check was set for the oldest frame then in flight, which is
+ * acked now: a sender asleep while acks flow woke for it for nothing
+ * (MTU 1500, 1 rail: 3 562 of its 8 512 sleeps). A frame is still due by
+ * its own send time when the check comes; a lost one stops the cumulative
+ * ack, so its check is put off once at most. */
+void hxb_loss_ack_progress(hxb_peer_t *p)
+{
+    double at = p->e->now + p->loss.rto;
+
+    if (p->tx.rto_at < at) {
+        hxb_tx_rto_set(p, at);
+    }
+}
+
 /* a new peer: its rails get the benefit of the doubt */
 void hxb_loss_init(hxb_peer_t *p)
 {

@@ -109,6 +109,11 @@ typedef struct uct_hxb_iface {
     uint64_t               sleeps;       /* event_arm let the caller sleep */
     uint64_t               sleeps_timed; /* ... with a deadline armed (work
                                             outstanding, e.g. frames unacked) */
+    int                    slept;        /* event_arm let it sleep: the next
+                                            pass is the first one awake */
+    uint64_t               wakes_idle;   /* ... and that pass received nothing
+                                            (a deadline woke it, for work or
+                                            for none) */
     int                    print_stats;
     hxb_statfile_t        *statfile;     /* hxb-stat's (NULL: none) */
     double                 stat_next;    /* ... next update due (hxb_now) */

@@ -302,6 +302,8 @@ static unsigned uct_hxb_iface_progress(uct_iface_h tl_iface)
     uct_hxb_enter(iface);
     entries = iface->entries;
     count   = hxb_engine_progress(iface->engine);
+    iface->wakes_idle += iface->slept && !count;
+    iface->slept       = 0;
     if (iface->ev_rails && (++iface->ev_passes > UCT_HXB_EV_PASSES)) {
         uct_hxb_iface_events_rails(iface, 0);     /* polling again */
     }
@@ -327,6 +329,7 @@ void uct_hxb_iface_stat_update(uct_hxb_iface_t *iface, double now)
     hxb_stat_counter_t extra[] = {
         {"sleeps", iface->sleeps},
         {"sleeps_timed", iface->sleeps_timed},
+        {"wakes_idle", iface->wakes_idle},
         {"invalidations", iface->md->invalidations},
     };
 
@@ -458,6 +461,7 @@ static ucs_status_t uct_hxb_iface_event_arm(uct_iface_h tl_iface, unsigned event
     }
     iface->sleeps++;
     iface->sleeps_timed += at != 0;
+    iface->slept = 1;
     return UCS_OK;
 }
 
@@ -1042,7 +1046,7 @@ static void uct_hxb_iface_print_stats(uct_hxb_iface_t *iface)
                  "acks_rcvd=%lu am_delivered=%lu ooo_held=%lu peers_failed=%lu "
                  "peers_reset=%lu challenges=%lu busy_sent=%lu busy_rcvd=%lu busy_learned=%lu rail_failovers=%lu spurious=%lu am_bundled=%lu put_bundled=%lu put_copied=%lu atomics_done=%lu atomic_bundled=%lu rail_cuts=%lu cwnd_cuts=%lu cwnd_undos=%lu cc_delay_cuts=%lu "
                  "resp_revoked=%lu tx_short=%lu rx_short=%lu invalidations=%lu sleeps=%lu "
-                 "sleeps_timed=%lu drops:",
+                 "sleeps_timed=%lu wakes_idle=%lu drops:",
                  iface->dev_addr.node, ntohs(iface->iface_addr.proc),
                  st->tx_frames, st->rx_frames, st->retransmits, st->fast_retx, st->rack_retx,
                  st->rto_fired, st->acks_sent, st->acks_rcvd, st->am_delivered,
@@ -1050,7 +1054,7 @@ static void uct_hxb_iface_print_stats(uct_hxb_iface_t *iface)
                  st->busy_sent, st->busy_rcvd, st->busy_learned,
                  st->rail_failovers, st->spurious, st->am_bundled, st->put_bundled, st->put_copied, st->atomics_done, st->atomic_bundled, st->rail_cuts,
                  st->cwnd_cuts, st->cwnd_undos, st->cc_delay_cuts, st->resp_revoked,
-                 st->tx_short, st->rx_short, iface->md->invalidations, iface->sleeps, iface->sleeps_timed);
+                 st->tx_short, st->rx_short, iface->md->invalidations, iface->sleeps, iface->sleeps_timed, iface->wakes_idle);
     for (i = 0; (i < HXB_DROP_MAX) && (n < (int)sizeof(buf)); i++) {
         n += snprintf(buf + n, sizeof(buf) - n, " %s=%lu", hxb_drop_names[i],
                       st->drops[i]);
