@@ -263,7 +263,7 @@ void hxb_loss_acked(hxb_peer_t *p, const hxb_txslot_t *s)
  * acked now: a sender asleep while acks flow woke for it for nothing
  * (MTU 1500, 1 rail: 3 562 of its 8 512 sleeps). A frame is still due by
  * its own send time when the check comes; a lost one stops the cumulative
- * ack, so its check is put off once at most. */
+ * ack, and from then on nothing puts its check off. */
 void hxb_loss_ack_progress(hxb_peer_t *p)
 {
     double at = p->e->now + p->loss.rto;
