@@ -37,6 +37,9 @@
 #define HXB_BUSY_PERIOD 1.0   /* s: longest period of "busy" ACKs */
 #define HXB_DRAIN_SPAN 200e-6 /* s: least span of a drain-rate sample */
 #define HXB_ACK_AVOID 1.0     /* s: a rail our ACKs seemed lost on is left so long */
+#define HXB_ACK_SLACK  2      /* ACKs wait so many times longer while no frame
+                               * is known lost (hxb_ack.c; hxb_loss.c's timers) */
+#define HXB_ACK_SLACK_SPAN 4  /* ack counts: a rail silent so long carries no gap */
 
 /* The rail and path windows (frames in flight) follow one rule, TCP's:
  * one frame more per window of acked frames, up to max ... */
@@ -288,6 +291,8 @@ typedef struct hxb_peer_ack {     /* hxb_ack.c: what we owe the peer */
 typedef struct hxb_peer_rx {      /* hxb_rx.c: the receive window */
     uint32_t      next;           /* every seq before it was received       */
     uint32_t      hi;             /* one past the highest seq received      */
+    uint32_t      rail_hi[HXB_MAX_RAILS]; /* the same, per rail it came by
+                                   * (0: none yet): what may be in flight  */
     hxb_rxslot_t *slot;           /* (allocated at the first frame)         */
 } hxb_peer_rx_t;
 

@@ -124,6 +124,20 @@ static double loss_rail_rtt_bound(const hxb_peer_t *p, int r)
     return loss_rtt_bound(p->loss.path[r].srtt, p->loss.path[r].rttvar);
 }
 
+/* How long the peer may hold its ack of frame s (PROTOCOL.md 8.4): a
+ * frame sent with HXB_F_MORE is acked with the frames behind it, at most
+ * the slack times UCX_HXB_ACK_DELAY later; others are acked as soon as the
+ * peer's queues drain. A timer that leaves this out finds frames lost that
+ * are only not yet acked (QUIC adds the peer's max_ack_delay likewise,
+ * RFC 9002 6.2.1). Round trips do not cover it: they are sampled from the
+ * freshest frame an ACK covers, which waited least. */
+static double loss_ack_wait(const hxb_peer_t *p, const hxb_txslot_t *s)
+{
+    const hxb_hdr_t *h = (const hxb_hdr_t *)s->hb;
+
+    return h->flags & HXB_F_MORE ? HXB_ACK_SLACK * p->e->cfg.ack_delay : 0;
+}
+
 /* how late a frame may be, beyond its round trip, before it counts lost */
 static double loss_reo_window(hxb_peer_t *p)
 {
@@ -157,10 +171,10 @@ static double loss_reo_window(hxb_peer_t *p)
  *   traffic, which is the common case when one message is striped.
  * A rail that loses this way and has acknowledged nothing since the lost
  * frame left is suspect (as after two RTOs). */
-void hxb_loss_detect(hxb_peer_t *p)
+static void loss_detect(hxb_peer_t *p, int timer)
 {
     hxb_engine_t *e = p->e;
-    double now = e->now, next = 0, reo, due, span, horizon;
+    double now = e->now, next = 0, reo, due, span, horizon, wait;
     uint32_t seq;
     int lane;
 
@@ -200,9 +214,10 @@ void hxb_loss_detect(hxb_peer_t *p)
             span = p->loss.rack_rtt;
         }
         due = s->sent_at + span + reo;
-        if (now < due) {
-            if (!next || due < next) {
-                next = due;
+        wait = loss_ack_wait(p, s);
+        if (now < due || (timer && now < due + wait)) {
+            if (!next || due + wait < next) {
+                next = due + wait;
             }
             continue;
         }
@@ -218,6 +233,11 @@ void hxb_loss_detect(hxb_peer_t *p)
         hxb_tx_retransmit(p, seq, s);
     }
     p->loss.rack_check_at = next;
+}
+
+void hxb_loss_detect(hxb_peer_t *p)
+{
+    loss_detect(p, 0);
 }
 
 /* RACK's reference: the latest-sent frame known delivered. A retransmitted
@@ -334,7 +354,7 @@ void hxb_loss_timers(hxb_peer_t *p, int away)
     int r;
 
     if (p->loss.rack_check_at && now >= p->loss.rack_check_at) {
-        hxb_loss_detect(p);
+        loss_detect(p, 1);
     }
     /* RTO, checked when the first frame in flight can be due, at most every
      * rto_min/2 (a sleeping sender wakes for nothing else). Like TCP, a timeout resends
@@ -380,8 +400,8 @@ void hxb_loss_timers(hxb_peer_t *p, int away)
                 (away && p->peeked && hxb_seq_lt(seq, p->peeked_ack))) {
                 continue;       /* acked, the ack waiting unread */
             }
-            if (now - s->sent_at < rto[s->rail]) {
-                first = hxb_wake_min(first, s->sent_at + rto[s->rail]);
+            if (now - s->sent_at < rto[s->rail] + loss_ack_wait(p, s)) {
+                first = hxb_wake_min(first, s->sent_at + rto[s->rail] + loss_ack_wait(p, s));
                 continue;
             }
             due++;

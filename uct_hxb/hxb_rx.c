@@ -20,6 +20,7 @@ void hxb_rx_reset(hxb_peer_t *p)
         p->rx.slot[i].state = RX_EMPTY;
     }
     p->rx.next = p->rx.hi = 0;
+    memset(p->rx.rail_hi, 0, sizeof(p->rx.rail_hi));
     hxb_ack_reset(p);
     hxb_am_reset(p);
 }
@@ -113,6 +114,9 @@ int hxb_rx_frame(hxb_peer_t *p, hxb_rail_t *rail, hxb_hdr_t *h, size_t size)
     }
     if (hxb_seq_le(p->rx.hi, seq)) {
         p->rx.hi = seq + 1;
+    }
+    if (!p->rx.rail_hi[rail->index] || hxb_seq_le(p->rx.rail_hi[rail->index], seq)) {
+        p->rx.rail_hi[rail->index] = seq + 1;
     }
     hxb_ack_hold(p, rail, seq);
     hxb_ack_owed(p, h);
