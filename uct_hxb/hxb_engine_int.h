@@ -39,6 +39,8 @@
 #define HXB_ACK_AVOID 1.0     /* s: a rail our ACKs seemed lost on is left so long */
 #define HXB_ACK_SLACK  2      /* ACKs wait so many times longer while no frame
                                * is known lost (hxb_ack.c; hxb_loss.c's timers) */
+#define HXB_ASK_CALM  0.1     /* s: one frame at a time asks for an ack once
+                               * nothing was resent for so long (hxb_tx.c) */
 #define HXB_ACK_SLACK_SPAN 4  /* ack counts: a rail silent so long carries no gap */
 
 /* The rail and path windows (frames in flight) follow one rule, TCP's:
@@ -227,6 +229,9 @@ typedef struct hxb_peer_tx {      /* hxb_tx.c: the send window */
     uint32_t      path_out[HXB_MAX_RAILS]; /* frames in flight on each path */
     unsigned      inflight;
     int           bursting;       /* a burst to it is under way             */
+    int           asking;         /* ask_seq closed the windows, went       */
+    uint32_t      ask_seq;        /* without HXB_F_MORE, awaits its ack     */
+    double        retx_at;        /* our last retransmission to it          */
     int           train_rail;     /* the rail of its last short burst sent
                                    * whole on one rail (hxb_tx_push)        */
     double        rto_at;         /* the next RTO check (hxb_loss.c)        */

@@ -300,6 +300,32 @@ static size_t tx_short_len(const hxb_peer_t *p, const hxb_txslot_t *s, int r)
     return tx_short_path(p, r, n + s->inl_len + s->data_len) ? n : 0;
 }
 
+/* Does an earlier frame still ask for the ack that will open the windows?
+ * Then a burst that fills them again need not ask too: that ack comes
+ * once the peer has drained its queues, and covers this burst's frames
+ * that arrived by then. Without, any ack inside a window (one piggybacked
+ * on the peer's own frames, a GET_REQ) split it into two bursts that each
+ * asked, for good: a GET_RESP stream at MTU 1500 drew an ACK per 65
+ * frames, AM fragments per 173. Only while nothing was resent lately
+ * (HXB_ASK_CALM): when the one asking frame is lost, the windows wait for
+ * the peer's ACK delay, and at 2 % loss over 4 rails that moved 87-90 % of
+ * the loss-free rate instead of 91-96 %. A resent asking frame no longer
+ * counts: every retransmission asks. */
+static int tx_asking(hxb_peer_t *p)
+{
+    const hxb_txslot_t *a;
+
+    if (!p->tx.asking) {
+        return 0;
+    }
+    a = HXB_TX_SLOT(p, p->tx.ask_seq);
+    if (hxb_seq_lt(p->tx.ask_seq, p->tx.una) || !hxb_seq_lt(p->tx.ask_seq, p->tx.push) ||
+        a->state != TX_INFLIGHT || a->retx) {
+        p->tx.asking = 0;
+    }
+    return p->tx.asking && p->e->now - p->tx.retx_at >= HXB_ASK_CALM;
+}
+
 static void tx_send(hxb_peer_t *p, uint32_t seq, hxb_txslot_t *s, int r)
 {
     hxb_engine_t *e = p->e;
@@ -314,15 +340,20 @@ static void tx_send(hxb_peer_t *p, uint32_t seq, hxb_txslot_t *s, int r)
     h->csum = 0;
     /* a first transmission with later frames right behind it: their acks
      * cover it. The last of a burst, the last the windows let out before
-     * an ack must open them, and every retransmission ask for an ack as
-     * soon as the peer's queues drain (PROTOCOL.md 8.4). */
+     * an ack must open them (unless an earlier one asks:
+     * tx_asking), and every retransmission ask for an ack as soon as the
+     * peer's queues drain (PROTOCOL.md 8.4). */
     p->tx.bursting = 1;
     if (s->state == TX_QUEUED && (seq + 1 != p->tx.next || hxb_ops_queued(p)) &&
-        tx_window_open_after(p, seq, r)) {
+        (tx_window_open_after(p, seq, r) || tx_asking(p))) {
         h->flags |= HXB_F_MORE;
     } else {
         p->tx.bursting = 0;      /* the burst ends: the peer acks at once */
         h->flags &= (uint8_t)~HXB_F_MORE;
+        if (s->state == TX_QUEUED && (seq + 1 != p->tx.next || hxb_ops_queued(p))) {
+            p->tx.asking = 1;    /* the windows closed: this frame asks */
+            p->tx.ask_seq = seq;
+        }
     }
     iov[0].iov_base = s->hb;
     iov[0].iov_len = s->hb_len;
@@ -418,6 +449,7 @@ void hxb_tx_retransmit(hxb_peer_t *p, uint32_t seq, hxb_txslot_t *s)
     }
     p->e->stats.retransmits++;
     p->stats.retransmits++;
+    p->tx.retx_at = p->e->now;
     hxb_cc_retransmitted(p);
     tx_send(p, seq, s, r);
 }
@@ -687,6 +719,7 @@ void hxb_tx_reset(hxb_peer_t *p)
         p->tx.slot[i].state = TX_FREE;
     }
     p->tx.next = p->tx.push = p->tx.una = 0;
+    p->tx.asking = 0;
     memset(p->tx.lane_ctr, 0, sizeof(p->tx.lane_ctr));
 }
 
