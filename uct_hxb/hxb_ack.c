@@ -341,7 +341,7 @@ static int ack_gap_in_flight(const hxb_peer_t *p, uint32_t span)
  * at which what is owed goes. Twice the usual count and delay while what
  * we received has no gap, or only gaps that rails striping a burst leave
  * (a rail has not yet brought anything past the first hole:
- * hxb_rx_gap_in_flight), when an ACK tells the peer only that its windows
+ * ack_gap_in_flight), when an ACK tells the peer only that its windows
  * have room; the usual pace once every rail has passed a hole, since then
  * ACKs carry the loss signal. Half the ACKs halve a bulk
  * sender's wake-ups (MTU 1500, 1 rail: host CPU per GB -13 %); coalescing
