@@ -332,7 +332,7 @@ static void tx_send(hxb_peer_t *p, uint32_t seq, hxb_txslot_t *s, int r)
     hxb_hdr_t *h = (hxb_hdr_t *)s->hb;
     struct iovec iov[3], body[3];
     size_t flen, shl;
-    int n = 1;
+    int n = 1, behind;    /* a first transmission, more frames behind it */
 
     h->ack = p->rx.next;
     h->rail = (uint8_t)r;
@@ -343,14 +343,14 @@ static void tx_send(hxb_peer_t *p, uint32_t seq, hxb_txslot_t *s, int r)
      * an ack must open them (unless an earlier one asks:
      * tx_asking), and every retransmission ask for an ack as soon as the
      * peer's queues drain (PROTOCOL.md 8.4). */
+    behind = s->state == TX_QUEUED && (seq + 1 != p->tx.next || hxb_ops_queued(p));
     p->tx.bursting = 1;
-    if (s->state == TX_QUEUED && (seq + 1 != p->tx.next || hxb_ops_queued(p)) &&
-        (tx_window_open_after(p, seq, r) || tx_asking(p))) {
+    if (behind && (tx_window_open_after(p, seq, r) || tx_asking(p))) {
         h->flags |= HXB_F_MORE;
     } else {
         p->tx.bursting = 0;      /* the burst ends: the peer acks at once */
         h->flags &= (uint8_t)~HXB_F_MORE;
-        if (s->state == TX_QUEUED && (seq + 1 != p->tx.next || hxb_ops_queued(p))) {
+        if (behind) {
             p->tx.asking = 1;    /* the windows closed: this frame asks */
             p->tx.ask_seq = seq;
         }
