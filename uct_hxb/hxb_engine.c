@@ -5,7 +5,6 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sched.h>
 #include <sys/epoll.h>
 #include <unistd.h>
 
@@ -18,7 +17,6 @@ void hxb_engine_cfg_default(hxb_engine_cfg_t *c)
     c->csum = 1;
     c->rto_min = 1e-3;
     c->rto_init = 20e-3;
-    c->yield_idle = 0;
     c->rack = 1;
     c->send_at_once = 1;
     c->short_frames = 1;
@@ -675,13 +673,6 @@ unsigned hxb_engine_progress(hxb_engine_t *e)
     e->last_pass = e->now;
     if (e->defer_head) {
         hxb_core_run_deferred(e);      /* restarts seen in this pass */
-    }
-    if (n == 0 && e->active && e->cfg.yield_idle) {
-        /* nothing arrived while we wait for the network: let the kernel's
-         * packet processing (ksoftirqd, qdisc timers) have the CPU. On a
-         * host with fewer cores than busy pollers it otherwise waits a
-         * scheduler tick, which shows up as milliseconds of RTT. */
-        sched_yield();
     }
     return n;
 }

@@ -56,7 +56,6 @@ typedef struct hxb_engine_cfg {
                                * window reacts to losses only           */
     double   peer_timeout;    /* no progress for this long: peer failed  */
     double   probe_interval;  /* liveness probes of suspect rails        */
-    int      yield_idle;      /* sched_yield() when a poll finds nothing */
     int      rack;            /* time-based loss detection across rails  */
     int      send_at_once;    /* a post to an idle peer leaves at once   */
     int      short_frames;    /* data frames by UDP in their short form  */
