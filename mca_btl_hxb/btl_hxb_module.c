@@ -254,20 +254,65 @@ static int mca_btl_hxb_open_iface(mca_btl_hxb_module_t *module)
  * later frame (doc/PROTOCOL.md 3.1): with jumbo frames 0.2 % of the rail,
  * level in measurement; with 1500-byte frames 1.1 %, and ob1 one way went
  * 94.8 -> 95.8 % of a rail by sends, where btl tcp makes 95.4 %
- * (contrib/bench/hxb-bench-mpi --mtu 1500). So below jumbo frames ob1
- * sends, unless btl_hxb_flags was set. */
+ * (contrib/bench/hxb-bench-mpi --mtu 1500). But the send pipeline's
+ * receiver copies each byte more often (out of a held early fragment, out
+ * of the reassembly, then ob1's unpack), where a put is placed once: when
+ * the CPU and not the wire is the limit, puts win (NAS IS class A on 8
+ * ranks sharing 2 cores at MTU 1500: 0.30-0.33 s against 0.33-0.38 by
+ * sends, FT, CG and MG 2-6 % faster; doc/RESULTS.md, "MTU 1500: sends or
+ * puts"). Open MPI says so with mpi_yield_when_idle, which it sets for
+ * ranks that share cores. So below jumbo frames ob1 sends, unless
+ * btl_hxb_flags was set or ranks yield when idle. */
 #define MCA_BTL_HXB_PUT_MIN_FRAME 4096
 
-static int mca_btl_hxb_sends_win(const uct_iface_attr_t *a)
+/* an MCA variable's value (an int, or a bool read as one), 0 if it is not
+ * registered; *set: whether it comes from other than its default */
+static int mca_btl_hxb_var(const char *project, const char *framework,
+                           const char *component, const char *name, int *set)
 {
     mca_base_var_source_t source = MCA_BASE_VAR_SOURCE_DEFAULT;
-    int idx = mca_base_var_find("opal", "btl", "hxb", "flags");
+    int idx = mca_base_var_find(project, framework, component, name);
+    const mca_base_var_t *var;
+    const void *value = NULL;
 
-    if ((idx >= 0) && (mca_base_var_get_value(idx, NULL, &source, NULL) == OPAL_SUCCESS) &&
-        (source != MCA_BASE_VAR_SOURCE_DEFAULT)) {
+    *set = 0;
+    if ((idx < 0) || (mca_base_var_get(idx, &var) != OPAL_SUCCESS) ||
+        (mca_base_var_get_value(idx, &value, &source, NULL) != OPAL_SUCCESS) || !value) {
         return 0;
     }
-    return a->cap.put.align_mtu < MCA_BTL_HXB_PUT_MIN_FRAME;
+    *set = (source != MCA_BASE_VAR_SOURCE_DEFAULT);
+    if (var->mbv_type == MCA_BASE_VAR_TYPE_BOOL) {
+        return *(const bool *)value;
+    }
+    return (var->mbv_type == MCA_BASE_VAR_TYPE_INT) ? *(const int *)value : 0;
+}
+
+/* whether ob1 should send large messages rather than put them (above) */
+static int mca_btl_hxb_sends_win(const uct_iface_attr_t *a)
+{
+    int set;
+
+    (void)mca_btl_hxb_var("opal", "btl", "hxb", "flags", &set);
+    if (set || (a->cap.put.align_mtu >= MCA_BTL_HXB_PUT_MIN_FRAME)) {
+        return 0;
+    }
+    return !mca_btl_hxb_var("ompi", "mpi", NULL, "yield_when_idle", &set);
+}
+
+/* Puts below jumbo frames (ranks that yield): from btl tcp's sizes on, not
+ * after a first MiB sent (the defaults, for jumbo frames), unless set */
+static void mca_btl_hxb_small_frame_puts(mca_btl_base_module_t *btl)
+{
+    int set;
+
+    (void)mca_btl_hxb_var("opal", "btl", "hxb", "rdma_pipeline_send_length", &set);
+    if (!set) {
+        btl->btl_rdma_pipeline_send_length = 128 * 1024;
+    }
+    (void)mca_btl_hxb_var("opal", "btl", "hxb", "min_rdma_pipeline_size", &set);
+    if (!set) {
+        btl->btl_min_rdma_pipeline_size = 192 * 1024;
+    }
 }
 
 /* fit the registered limits to what the transport can do */
@@ -288,6 +333,8 @@ static void mca_btl_hxb_fit_limits(mca_btl_hxb_module_t *module)
     }
     if (!(a->cap.flags & UCT_IFACE_FLAG_PUT_ZCOPY) || mca_btl_hxb_sends_win(a)) {
         btl->btl_flags &= ~MCA_BTL_FLAGS_PUT;
+    } else if (a->cap.put.align_mtu < MCA_BTL_HXB_PUT_MIN_FRAME) {
+        mca_btl_hxb_small_frame_puts(btl);
     }
     if (!(a->cap.flags & UCT_IFACE_FLAG_GET_ZCOPY)) {
         btl->btl_flags &= ~MCA_BTL_FLAGS_GET;

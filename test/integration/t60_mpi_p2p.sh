@@ -11,8 +11,9 @@
 #  - with pml ucx and UCX_TLS=hxb,self,sm;
 #  - both again under 1 % loss on every rail;
 #  - at MTU 1500, ob1 + btl hxb with the BTL's own choice of protocol for
-#    large messages (sends below jumbo frames) and with btl_hxb_flags set
-#    (send,put: the user's choice stands), each stating it (verbose 5).
+#    large messages (below jumbo frames: sends, or puts where ranks yield
+#    when idle) and with btl_hxb_flags set (send,put: the user's choice
+#    stands), each stating it (verbose 5).
 TNAME=b60
 . "$(dirname "$0")/lib.sh"
 [ -z "${HXB_TRACE:-}" ] || set -x
@@ -68,12 +69,17 @@ for f in ob1_rget_loss1 ucx_loss1; do
 done
 [ "$(tb_drops)" -gt 0 ] || fail "1 % loss on every rail, but the testbed dropped nothing"
 
-# MTU 1500: the BTL leaves puts out (its flags not set), unless told
+# MTU 1500: the BTL leaves puts out (its flags not set) while ranks have
+# their cores to themselves, puts where they yield when idle (they share
+# cores: fewer copies count more than 1 % of the wire), and does as told
 "$TB" down --name "$TNAME" >/dev/null 2>&1
 tb_up --grid 2 --rails 2 --mtu 1500
-ob1 ob1_1500 2 default -m 16777216
+HXB_MPI_YIELD=0 ob1 ob1_1500 2 default -m 16777216
 grep -q 'large messages by sends (frames of' "$LOG/ob1_1500" ||
     fail "MTU 1500: the BTL did not choose sends: $(grep -a -m1 'btl:hxb: open' "$LOG/ob1_1500")"
+ob1 ob1_1500_yield 2 default -m 16777216
+grep -q 'large messages by puts' "$LOG/ob1_1500_yield" ||
+    fail "MTU 1500, mpi_yield_when_idle 1: the BTL did not choose puts: $(grep -a -m1 'btl:hxb: open' "$LOG/ob1_1500_yield")"
 ob1 ob1_1500_put 2 send,put -m 16777216
 grep -q 'large messages by puts' "$LOG/ob1_1500_put" ||
     fail "MTU 1500, btl_hxb_flags send,put: the BTL overrode it: $(grep -a -m1 'btl:hxb: open' "$LOG/ob1_1500_put")"
