@@ -260,9 +260,9 @@ static int mca_btl_hxb_open_iface(mca_btl_hxb_module_t *module)
  * the CPU and not the wire is the limit, puts win (NAS IS class A on 8
  * ranks sharing 2 cores at MTU 1500: 0.30-0.33 s against 0.33-0.38 by
  * sends, FT, CG and MG 2-6 % faster; doc/RESULTS.md, "MTU 1500: sends or
- * puts"). Open MPI says so with mpi_yield_when_idle, which it sets for
- * ranks that share cores. So below jumbo frames ob1 sends, unless
- * btl_hxb_flags was set or ranks yield when idle. */
+ * puts"). The job says so by setting mpi_yield_when_idle (its ranks
+ * share cores). So below jumbo frames ob1 sends, unless btl_hxb_flags was
+ * set or the job set mpi_yield_when_idle. Every rank must choose alike. */
 #define MCA_BTL_HXB_PUT_MIN_FRAME 4096
 
 /* an MCA variable's value (an int, or a bool read as one), 0 if it is not
@@ -296,7 +296,11 @@ static int mca_btl_hxb_sends_win(const uct_iface_attr_t *a)
     if (set || (a->cap.put.align_mtu >= MCA_BTL_HXB_PUT_MIN_FRAME)) {
         return 0;
     }
-    return !mca_btl_hxb_var("ompi", "mpi", NULL, "yield_when_idle", &set);
+    /* only as set for the job (mpirun's --mca or environment): Open MPI
+     * also turns it on by itself where a node is oversubscribed, which can
+     * differ between nodes, and ranks whose BTLs disagree on puts crash ob1
+     * (a put request to a rank without them) */
+    return !(mca_btl_hxb_var("ompi", "mpi", NULL, "yield_when_idle", &set) && set);
 }
 
 /* Puts below jumbo frames (ranks that yield): from btl tcp's sizes on, not

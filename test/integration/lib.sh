@@ -182,17 +182,19 @@ OMPI_OWN_COLL=()
 # mpirun runs as HXB_TEST_USER; hxb-rsh, called by it as that user, enters
 # the other nodes through sudo and starts the daemons as the same user.
 # HXB_MPI_YIELD=0: ranks poll when idle (default 1: they yield, since a
-# test's ranks share this host's cores).
+# test's ranks share this host's cores); empty: not set (Open MPI's own
+# choice).
 # CHECK_RANKS="COMM N": while the job runs, its N rank processes named COMM,
 # Open MPI's daemons and mpirun itself must be unprivileged.
 tb_mpirun() {
-    local secs=$1 name=$2 rc=0 job; shift 2
+    local secs=$1 name=$2 rc=0 job yield=(); shift 2
+    [ -z "${HXB_MPI_YIELD-1}" ] || yield=(--mca mpi_yield_when_idle "${HXB_MPI_YIELD-1}")
     # shellcheck disable=SC2046
     on_user n0 env $(ompi_root_env) \
         OMPI_MCA_btl_hxb_verbose="${HXB_BTL_VERBOSE:-0}" \
         timeout "$secs" mpirun --mca plm_rsh_agent "$top/contrib/testbed/hxb-rsh" \
         --hostfile "/run/hxb/$TNAME/hostfile" --map-by node --bind-to none \
-        --mca mpi_yield_when_idle "${HXB_MPI_YIELD:-1}" \
+        "${yield[@]}" \
         --mca oob_tcp_if_include mgmt --mca btl_tcp_if_include mgmt \
         -x UCX_WARN_UNUSED_ENV_VARS=n "$@" > "$LOG/$name" 2>&1 &
     job=$!
