@@ -287,13 +287,14 @@ static int mca_btl_hxb_var(const char *project, const char *framework,
     return (var->mbv_type == MCA_BASE_VAR_TYPE_INT) ? *(const int *)value : 0;
 }
 
-/* whether ob1 should send large messages rather than put them (above) */
-static int mca_btl_hxb_sends_win(const uct_iface_attr_t *a)
+/* below jumbo frames: whether ob1 should send large messages rather than
+ * put them (above) */
+static int mca_btl_hxb_sends_win(void)
 {
     int set;
 
     (void)mca_btl_hxb_var("opal", "btl", "hxb", "flags", &set);
-    if (set || (a->cap.put.align_mtu >= MCA_BTL_HXB_PUT_MIN_FRAME)) {
+    if (set) {
         return 0;
     }
     /* only as set for the job (mpirun's --mca or environment): Open MPI
@@ -325,6 +326,7 @@ static void mca_btl_hxb_fit_limits(mca_btl_hxb_module_t *module)
     mca_btl_base_module_t *btl = &module->super;
     const uct_iface_attr_t *a  = &module->iface_attr;
     size_t max_send            = a->cap.am.max_bcopy - MCA_BTL_HXB_HDR_SIZE;
+    int small                  = a->cap.put.align_mtu < MCA_BTL_HXB_PUT_MIN_FRAME;
 
     if ((0 == btl->btl_max_send_size) || (btl->btl_max_send_size > max_send)) {
         btl->btl_max_send_size = max_send;
@@ -335,9 +337,9 @@ static void mca_btl_hxb_fit_limits(mca_btl_hxb_module_t *module)
     if (btl->btl_rndv_eager_limit > btl->btl_eager_limit) {
         btl->btl_rndv_eager_limit = btl->btl_eager_limit;
     }
-    if (!(a->cap.flags & UCT_IFACE_FLAG_PUT_ZCOPY) || mca_btl_hxb_sends_win(a)) {
+    if (!(a->cap.flags & UCT_IFACE_FLAG_PUT_ZCOPY) || (small && mca_btl_hxb_sends_win())) {
         btl->btl_flags &= ~MCA_BTL_FLAGS_PUT;
-    } else if (a->cap.put.align_mtu < MCA_BTL_HXB_PUT_MIN_FRAME) {
+    } else if (small) {
         mca_btl_hxb_small_frame_puts(btl);
     }
     if (!(a->cap.flags & UCT_IFACE_FLAG_GET_ZCOPY)) {

@@ -187,8 +187,8 @@ OMPI_OWN_COLL=()
 # CHECK_RANKS="COMM N": while the job runs, its N rank processes named COMM,
 # Open MPI's daemons and mpirun itself must be unprivileged.
 tb_mpirun() {
-    local secs=$1 name=$2 rc=0 job yield=(); shift 2
-    [ -z "${HXB_MPI_YIELD-1}" ] || yield=(--mca mpi_yield_when_idle "${HXB_MPI_YIELD-1}")
+    local secs=$1 name=$2 rc=0 job y=${HXB_MPI_YIELD-1} yield=(); shift 2
+    [ -z "$y" ] || yield=(--mca mpi_yield_when_idle "$y")
     # shellcheck disable=SC2046
     on_user n0 env $(ompi_root_env) \
         OMPI_MCA_btl_hxb_verbose="${HXB_BTL_VERBOSE:-0}" \

@@ -36,12 +36,13 @@ mpi() {
 # ob1 + btl hxb: settings go through btl_hxb_* MCA parameters, and the BTL
 # loads the transport itself (no LD_PRELOAD)
 # ob1 NAME NP FLAGS [hxb-mpi-p2p args]: FLAGS "default" leaves btl_hxb_flags
-# unset (the BTL chooses); the BTL says what it chose (verbose 5)
+# unset (the BTL chooses); the BTL says what it chose (verbose 5).
+# OB1_OVERSUB=1: more ranks than a node has cores (--oversubscribe)
 ob1() {
     local name=$1 np=$2 flags=$3; shift 3
     local set_flags=()
     [ "$flags" = default ] || set_flags=(--mca btl_hxb_flags "$flags")
-    mpi "$name" -np "$np" --mca pml ob1 --mca btl hxb,self,vader \
+    mpi "$name" -np "$np" ${OB1_OVERSUB:+--oversubscribe} --mca pml ob1 --mca btl hxb,self,vader \
         --mca mca_base_component_path "$COMP_PATH$top/.libs" \
         --mca btl_hxb_uct_module "$HXB_LIB" --mca btl_hxb_topo "$TOPO" \
         --mca btl_hxb_job_key $KEY --mca btl_hxb_print_stats y --mca btl_hxb_verbose 5 \
@@ -84,11 +85,7 @@ grep -q 'large messages by puts' "$LOG/ob1_1500_yield" ||
 # Open MPI itself makes ranks yield where their node is oversubscribed,
 # which can differ between nodes; ranks whose BTLs disagree on puts crash
 # ob1 (a put request to a rank without them): only the job's setting counts
-HXB_MPI_YIELD='' mpi ob1_1500_oversub -np 6 --oversubscribe --mca pml ob1 --mca btl hxb,self,vader \
-    --mca mca_base_component_path "$COMP_PATH$top/.libs" \
-    --mca btl_hxb_uct_module "$HXB_LIB" --mca btl_hxb_topo "$TOPO" \
-    --mca btl_hxb_job_key $KEY --mca btl_hxb_print_stats y --mca btl_hxb_verbose 5 \
-    "$top/hxb-mpi-p2p" -m 1048576
+HXB_MPI_YIELD='' OB1_OVERSUB=1 ob1 ob1_1500_oversub 6 default -m 1048576
 [ "$(grep -ac 'large messages by sends' "$LOG/ob1_1500_oversub")" = 6 ] ||
     fail "MTU 1500, 3 ranks per node, mpi_yield_when_idle not set: not every rank chose sends: $(grep -a 'btl:hxb: open' "$LOG/ob1_1500_oversub" | cut -c1-120)"
 ob1 ob1_1500_put 2 send,put -m 16777216
