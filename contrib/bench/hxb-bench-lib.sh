@@ -16,6 +16,13 @@ host_note() {
     [ ! -x "$top/hxb-membw" ] || echo "# host memory bandwidth $1: $("$top/hxb-membw" 1)"
 }
 
+# host_cpu_s: CPU seconds the whole host has been busy since boot (all
+# cores: user, nice, system, irq, softirq, steal from /proc/stat), so a
+# benchmark can say how much CPU a run took beside how long
+host_cpu_s() {
+    awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" { printf "%.2f\n", ($2 + $3 + $4 + $7 + $8 + $9) / hz; exit }' /proc/stat
+}
+
 # rate_mbs RATE -> MB/s (10^6 bytes/s) of one rail. Accepts exactly what
 # hxb-testbed's parse_rate accepts for --rate (a bare number is bit/s there,
 # so here too); anything else is an error, so the % columns never rest on a
