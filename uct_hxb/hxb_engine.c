@@ -144,7 +144,7 @@ int hxb_engine_add_rail(hxb_engine_t *e, hxb_rail_t *rail)
     if (e->nrails == HXB_MAX_RAILS) {
         return -ENOSPC;
     }
-    if (rail->mtu < sizeof(hxb_hdr_t) + 64 + 256) {
+    if (rail->mtu < HXB_FRAME_MIN) {
         return -EMSGSIZE;
     }
     rail->index = e->nrails;
@@ -164,14 +164,19 @@ int hxb_engine_add_rail(hxb_engine_t *e, hxb_rail_t *rail)
             engine_poll_add(e, rail);
         }
     }
-    /* every frame must fit every rail: a retransmission may change rail */
-    frag = rail->mtu - sizeof(hxb_hdr_t) - sizeof(hxb_put_ext_t);
-    frag &= ~(size_t)63;
-    if (!e->frag || frag < e->frag) {
-        e->frag = frag;
-    }
+    /* every frame must fit every rail: a retransmission may change rail;
+     * and the cap (UCX_HXB_FRAME_MAX), if any: frame_max, what may arrive,
+     * stays the rails' */
     if (!e->frame_max || rail->mtu < e->frame_max) {
         e->frame_max = rail->mtu;
+    }
+    e->frame_tx = e->frame_max;
+    if (e->cfg.frame_cap && e->frame_tx > e->cfg.frame_cap) {
+        e->frame_tx = e->cfg.frame_cap < HXB_FRAME_MIN ? HXB_FRAME_MIN : e->cfg.frame_cap;
+    }
+    frag = (e->frame_tx - sizeof(hxb_hdr_t) - sizeof(hxb_put_ext_t)) & ~(size_t)63;
+    if (!e->frag || frag < e->frag) {
+        e->frag = frag;
     }
     /* windows hold bytes, not frames: the per-frame costs of a round (a
      * sender's wake-up per ACK, a receiver's per train) would otherwise

@@ -60,6 +60,7 @@ typedef struct hxb_engine_cfg {
     int      send_at_once;    /* a post to an idle peer leaves at once   */
     int      short_frames;    /* data frames by UDP in their short form  */
     size_t   train_max;       /* bursts up to this go whole on one rail  */
+    size_t   frame_cap;       /* frames sent at most this long (0: MTU)  */
     int      auth;            /* HXB_AUTH_*: what each frame's tag covers  */
     uint64_t auth_key[2];     /* its key, from the job's secret
                                * (hxb_auth_derive); 0: from job_key      */

@@ -269,7 +269,7 @@ int hxb_tx_short_peer(const hxb_peer_t *p)
         return 0;
     }
     for (r = 0; r < e->nrails; r++) {
-        if (((p->rail_mask >> r) & 1) && !tx_short_path(p, r, e->frame_max)) {
+        if (((p->rail_mask >> r) & 1) && !tx_short_path(p, r, e->frame_tx)) {
             return 0;
         }
     }
@@ -281,9 +281,9 @@ size_t hxb_tx_frag(const hxb_engine_t *e, unsigned kind, int first, int short_pe
     size_t n;
 
     if (short_peer && !first && (n = hxb_short_kind_len(kind))) {
-        return e->frame_max - n;
+        return e->frame_tx - n;
     }
-    return kind == HXB_K_AM ? e->frame_max - sizeof(hxb_hdr_t) - sizeof(hxb_am_ext_t)
+    return kind == HXB_K_AM ? e->frame_tx - sizeof(hxb_hdr_t) - sizeof(hxb_am_ext_t)
                             : e->frag;
 }
 

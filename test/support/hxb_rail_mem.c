@@ -47,6 +47,7 @@ typedef struct hxb_rail_mem {
     int                  host_stall;      /* host_stall_until holds it too */
     double               busy_until;      /* rate: the link is busy until   */
     unsigned long        dropped_seq;     /* sequenced frames dropped (f.drop_ppm) */
+    size_t               tx_largest;      /* the longest frame sent, bytes */
 } hxb_rail_mem_t;
 
 /* the stall of the one receiving host whose partners set f.stall_host */
@@ -145,6 +146,9 @@ static int mem_xmit(hxb_rail_t *r, const hxb_raddr_t *dst,
     }
     r->stats.tx_frames++;
     r->stats.tx_bytes += len;
+    if (len > m->tx_largest) {
+        m->tx_largest = len;
+    }
     if (mem_chance(m, m->f.drop_ppm) ||
         (m->f.dlimit && mem_queued(m->peer) >= m->f.dlimit)) {
         const uint8_t *h0 = iov[0].iov_base;
@@ -433,4 +437,9 @@ double hxb_rail_mem_queue_delay(const hxb_rail_t *rail)
 unsigned long hxb_rail_mem_dropped_seq(const hxb_rail_t *rail)
 {
     return ((const hxb_rail_mem_t *)rail)->dropped_seq;
+}
+
+size_t hxb_rail_mem_tx_largest(const hxb_rail_t *rail)
+{
+    return ((const hxb_rail_mem_t *)rail)->tx_largest;
 }

@@ -54,5 +54,7 @@ double hxb_rail_mem_queue_delay(const hxb_rail_t *rail);
 /* sequenced frames (data) this rail's faults dropped: a test of recovery
  * asserts its loss happened */
 unsigned long hxb_rail_mem_dropped_seq(const hxb_rail_t *rail);
+/* the longest frame this rail sent (UCX_HXB_FRAME_MAX's test) */
+size_t hxb_rail_mem_tx_largest(const hxb_rail_t *rail);
 
 #endif

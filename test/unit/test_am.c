@@ -68,6 +68,52 @@ START_TEST(test_am_one_rail_clean)
 }
 END_TEST
 
+/* UCX_HXB_FRAME_MAX caps what a side sends, not what it takes: A sends
+ * frames of at most 1500 bytes over rails of MTU 9000, B its full ones;
+ * AMs of every size both ways (short frames included), a PUT and a GET
+ * each way arrive intact, exactly once, in order. */
+START_TEST(test_am_frame_cap)
+{
+    const size_t n = 1u << 20;
+    opts_t o = {.nrails = 2, .mtu = 9000, .csum = 0, .a_frame_cap = 1500, .region_len = n};
+    uint8_t *src = malloc(n);
+    comp_t pa = {0}, pb = {0}, ga = {0}, gb = {0};
+    int i;
+
+    run_am(&o, 300, 300, 1);
+    ck_assert_uint_le(hxb_engine_frag_size(W.a.e), 1500);
+    ck_assert_uint_gt(hxb_engine_frag_size(W.b.e), 8000);
+    fill_pattern(src, n, 11);
+    ck_assert_int_eq(hxb_put(W.a.peer, src, n, (uintptr_t)W.b.region, RKEY_B, &pa),
+                     HXB_INPROGRESS);
+    ck_assert_int_eq(hxb_put(W.b.peer, src, n, (uintptr_t)W.a.region, RKEY_A, &pb),
+                     HXB_INPROGRESS);
+    PUMP_UNTIL(pa.count && pb.count);
+    ASSERT_DONE_ONCE(pa, 0);
+    ASSERT_DONE_ONCE(pb, 0);
+    ck_assert(memcmp(W.b.region, src, n) == 0);
+    ck_assert(memcmp(W.a.region, src, n) == 0);
+    /* and a GET each way: the replies come in the responder's frames */
+    memset(src, 0, n);
+    ck_assert_int_eq(hxb_get(W.a.peer, src, n, (uintptr_t)W.b.region, RKEY_B, &ga),
+                     HXB_INPROGRESS);
+    PUMP_UNTIL(ga.count);
+    ASSERT_DONE_ONCE(ga, 0);
+    ck_assert(memcmp(W.b.region, src, n) == 0);
+    memset(src, 0, n);
+    ck_assert_int_eq(hxb_get(W.b.peer, src, n, (uintptr_t)W.a.region, RKEY_A, &gb),
+                     HXB_INPROGRESS);
+    PUMP_UNTIL(gb.count);
+    ASSERT_DONE_ONCE(gb, 0);
+    ck_assert(memcmp(W.a.region, src, n) == 0);
+    for (i = 0; i < o.nrails; i++) {
+        ck_assert_uint_le(hxb_rail_mem_tx_largest(W.ra[i]), 1500);
+        ck_assert_uint_gt(hxb_rail_mem_tx_largest(W.rb[i]), 8000);
+    }
+    free(src);
+}
+END_TEST
+
 /* An AM issued after a large PUT does not wait for the PUT's frames: a
  * rendezvous reply or FIN must not queue behind megabytes of bulk data.
  * A flush issued after both still waits for the PUT. */
@@ -153,6 +199,7 @@ int main(void)
     tcase_add_test(tc, test_am_bidirectional);
     tcase_add_test(tc, test_am_bundles);
     tcase_add_test(tc, test_am_one_rail_clean);
+    tcase_add_test(tc, test_am_frame_cap);
     tcase_add_test(tc, test_am_passes_put);
     tcase_add_test(tc, test_am_short_burst_one_rail);
     return world_run(s);

@@ -255,6 +255,7 @@ void world_init(const opts_t *o)
     }
     ca.send_at_once = !o->held;
     cb = ca;
+    ca.frame_cap = o->a_frame_cap;
     ca.node_id = NODE_A;
     ca.proc_id = PROC_A;
     ca.epoch = EPOCH_A;

@@ -120,6 +120,7 @@ typedef struct opts {
     int              b_unknown;   /* B makes no peer for A: learns it */
     uint32_t         b_epoch;     /* 0: EPOCH_B; else B runs this epoch,
                                    * A still knows it as EPOCH_B (restarted) */
+    size_t           a_frame_cap; /* A's UCX_HXB_FRAME_MAX; 0: none */
     int              held;        /* posts to an idle peer wait for the next
                                    * pass too (UCX_HXB_SEND_AT_ONCE=n) */
 } opts_t;
