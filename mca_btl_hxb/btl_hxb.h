@@ -73,6 +73,9 @@ typedef struct mca_btl_hxb_module {
     opal_list_t          done_frags;    /* sends completed late: callbacks due */
     opal_list_t          done_rdma;     /* put/get completed: callbacks due */
     opal_list_t          endpoints;
+    /* PUT for the peers of each add_procs call by both ends' frames: only
+     * where neither btl_hxb_flags nor mpi_yield_when_idle was set */
+    int                  puts_by_frames;
 
     mca_btl_base_module_error_cb_fn_t error_cb;
 } mca_btl_hxb_module_t;
@@ -85,6 +88,7 @@ struct mca_btl_base_endpoint_t {
     int                  failed;
     size_t               dev_addr_len, iface_addr_len;
     uint8_t             *addr;          /* device address, then iface address */
+    uint32_t             frame;         /* the peer's put frame, bytes of data */
 };
 typedef struct mca_btl_base_endpoint_t mca_btl_base_endpoint_t;
 OBJ_CLASS_DECLARATION(mca_btl_base_endpoint_t);
@@ -110,6 +114,9 @@ int  mca_btl_hxb_module_open(mca_btl_hxb_module_t **module_p);
 int  mca_btl_hxb_progress(void);
 int  mca_btl_hxb_status_to_opal(ucs_status_t status);
 extern mca_btl_base_module_t mca_btl_hxb_module_template;
+
+/* ob1's puts for the peers of one add_procs call (btl_hxb_module.c) */
+void mca_btl_hxb_frames_choose(mca_btl_hxb_module_t *module, size_t frame, int npeers);
 
 /* modex (btl_hxb_modex.c) */
 int  mca_btl_hxb_modex_send(mca_btl_hxb_module_t *module);

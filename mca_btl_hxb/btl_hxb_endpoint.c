@@ -90,8 +90,8 @@ int mca_btl_hxb_add_procs(mca_btl_base_module_t *btl, size_t nprocs,
     mca_btl_hxb_module_t *module = (mca_btl_hxb_module_t *)btl;
     opal_proc_t *me              = opal_proc_local_get();
     mca_btl_base_endpoint_t *ep;
-    size_t i;
-    int rc;
+    size_t i, frame = module->iface_attr.cap.put.align_mtu;
+    int rc, added = 0;
 
     for (i = 0; i < nprocs; i++) {
         /* same-node peers belong to vader/sm (and raw frames do not loop
@@ -119,6 +119,10 @@ int mca_btl_hxb_add_procs(mca_btl_base_module_t *btl, size_t nprocs,
         opal_list_append(&module->endpoints, &ep->super);
         MCA_BTL_HXB_UNLOCK(module);
         endpoints[i] = ep;
+        added++;
+        if (ep->frame < frame) {
+            frame = ep->frame;
+        }
         if (NULL != reachable) {
             rc = opal_bitmap_set_bit(reachable, (int)i);
             if (OPAL_SUCCESS != rc) {
@@ -126,6 +130,7 @@ int mca_btl_hxb_add_procs(mca_btl_base_module_t *btl, size_t nprocs,
             }
         }
     }
+    mca_btl_hxb_frames_choose(module, frame, added);
     return OPAL_SUCCESS;
 }
 

@@ -262,7 +262,8 @@ static int mca_btl_hxb_open_iface(mca_btl_hxb_module_t *module)
  * sends, FT, CG and MG 2-6 % faster; doc/RESULTS.md, "MTU 1500: sends or
  * puts"). The job says so by setting mpi_yield_when_idle (its ranks
  * share cores). So below jumbo frames ob1 sends, unless btl_hxb_flags was
- * set or the job set mpi_yield_when_idle. Every rank must choose alike. */
+ * set or the job set mpi_yield_when_idle. The two ends of a pair must
+ * choose alike (mca_btl_hxb_frames_choose). */
 #define MCA_BTL_HXB_PUT_MIN_FRAME 4096
 
 /* an MCA variable's value (an int, or a bool read as one), 0 if it is not
@@ -287,9 +288,11 @@ static int mca_btl_hxb_var(const char *project, const char *framework,
     return (var->mbv_type == MCA_BASE_VAR_TYPE_INT) ? *(const int *)value : 0;
 }
 
-/* below jumbo frames: whether ob1 should send large messages rather than
- * put them (above) */
-static int mca_btl_hxb_sends_win(void)
+/* Whether the frames decide (above): not where the job set btl_hxb_flags
+ * or mpi_yield_when_idle. Only the job's own setting of the latter counts
+ * (mpirun's --mca or the environment): Open MPI also turns it on by itself
+ * where a node is oversubscribed, which can differ between nodes. */
+static int mca_btl_hxb_frames_decide(void)
 {
     int set;
 
@@ -297,11 +300,31 @@ static int mca_btl_hxb_sends_win(void)
     if (set) {
         return 0;
     }
-    /* only as set for the job (mpirun's --mca or environment): Open MPI
-     * also turns it on by itself where a node is oversubscribed, which can
-     * differ between nodes, and ranks whose BTLs disagree on puts crash ob1
-     * (a put request to a rank without them) */
     return !(mca_btl_hxb_var("ompi", "mpi", NULL, "yield_when_idle", &set) && set);
+}
+
+/* The frames decide per pair: ranks whose BTLs disagree on puts crash ob1
+ * (a receiver with puts asks a sender without them for a put,
+ * mca_pml_ob1_send_request_put_frag), and nodes may differ in frames (an
+ * extra rail at MTU 1500, UCX_HXB_FRAME_MAX). The BML reads btl_flags for
+ * the endpoints of each add_procs call as it returns, so each call sets it
+ * from the smallest frames among its peers and ours: per peer where Open
+ * MPI adds peers one at a time as they are first used (its default,
+ * mpi_add_procs_cutoff 0, so both ends of a pair see the same two
+ * frames), else the whole job's at once. */
+void mca_btl_hxb_frames_choose(mca_btl_hxb_module_t *module, size_t frame, int npeers)
+{
+    mca_btl_base_module_t *btl = &module->super;
+    int puts = frame >= MCA_BTL_HXB_PUT_MIN_FRAME;
+
+    if (!module->puts_by_frames || (npeers == 0) ||
+        (puts == !!(btl->btl_flags & MCA_BTL_FLAGS_PUT))) {
+        return;
+    }
+    btl->btl_flags = puts ? (btl->btl_flags | MCA_BTL_FLAGS_PUT)
+                          : (btl->btl_flags & ~MCA_BTL_FLAGS_PUT);
+    MCA_BTL_HXB_VERBOSE(5, "add_procs: %d peers, frames of %zu bytes at the least: large "
+                        "messages to them by %s", npeers, frame, puts ? "puts" : "sends");
 }
 
 /* Puts below jumbo frames (ranks that yield): from btl tcp's sizes on, not
@@ -337,8 +360,13 @@ static void mca_btl_hxb_fit_limits(mca_btl_hxb_module_t *module)
     if (btl->btl_rndv_eager_limit > btl->btl_eager_limit) {
         btl->btl_rndv_eager_limit = btl->btl_eager_limit;
     }
-    if (!(a->cap.flags & UCT_IFACE_FLAG_PUT_ZCOPY) || (small && mca_btl_hxb_sends_win())) {
+    if (!(a->cap.flags & UCT_IFACE_FLAG_PUT_ZCOPY)) {
         btl->btl_flags &= ~MCA_BTL_FLAGS_PUT;
+    } else if (mca_btl_hxb_frames_decide()) {
+        module->puts_by_frames = 1;
+        if (small) {
+            btl->btl_flags &= ~MCA_BTL_FLAGS_PUT;
+        }
     } else if (small) {
         mca_btl_hxb_small_frame_puts(btl);
     }

@@ -37,7 +37,8 @@ mpi() {
 # loads the transport itself (no LD_PRELOAD)
 # ob1 NAME NP FLAGS [hxb-mpi-p2p args]: FLAGS "default" leaves btl_hxb_flags
 # unset (the BTL chooses); the BTL says what it chose (verbose 5).
-# OB1_OVERSUB=1: more ranks than a node has cores (--oversubscribe)
+# OB1_OVERSUB=1: more ranks than a node has cores (--oversubscribe);
+# OB1_WRAP=PROG: each rank runs PROG hxb-mpi-p2p ARGS
 ob1() {
     local name=$1 np=$2 flags=$3; shift 3
     local set_flags=()
@@ -46,7 +47,7 @@ ob1() {
         --mca mca_base_component_path "$COMP_PATH$top/.libs" \
         --mca btl_hxb_uct_module "$HXB_LIB" --mca btl_hxb_topo "$TOPO" \
         --mca btl_hxb_job_key $KEY --mca btl_hxb_print_stats y --mca btl_hxb_verbose 5 \
-        "${set_flags[@]}" "$top/hxb-mpi-p2p" "$@"
+        "${set_flags[@]}" ${OB1_WRAP:+"$OB1_WRAP"} "$top/hxb-mpi-p2p" "$@"
 }
 ucx() {
     local name=$1; shift
@@ -91,3 +92,19 @@ HXB_MPI_YIELD='' OB1_OVERSUB=1 ob1 ob1_1500_oversub 6 default -m 1048576
 ob1 ob1_1500_put 2 send,put -m 16777216
 grep -q 'large messages by puts' "$LOG/ob1_1500_put" ||
     fail "MTU 1500, btl_hxb_flags send,put: the BTL overrode it: $(grep -a -m1 'btl:hxb: open' "$LOG/ob1_1500_put")"
+
+# Nodes whose frames differ (here rank 1's capped by UCX_HXB_FRAME_MAX, as
+# an extra rail at MTU 1500 would): the frames decide for each pair, by the
+# smaller, so both ends send (a rank with puts asking one without for a put
+# crashed ob1); every message verified both ways
+"$TB" down --name "$TNAME" >/dev/null 2>&1
+tb_up --grid 2 --rails 2
+chmod 711 "$LOG"
+printf '#!/bin/sh\n[ "$OMPI_COMM_WORLD_RANK" != 1 ] || export UCX_HXB_FRAME_MAX=1500\nexec "$@"\n' > "$LOG/frame1500"
+chmod 755 "$LOG/frame1500"
+HXB_MPI_YIELD=0 OB1_WRAP="$LOG/frame1500" ob1 ob1_frames 2 default -m 16777216
+grep -q 'large messages by puts (frames of' "$LOG/ob1_frames" &&
+    grep -q 'large messages by sends (frames of' "$LOG/ob1_frames" ||
+    fail "frames capped on rank 1: the ranks' own choices were not puts and sends: $(grep -a 'btl:hxb: open' "$LOG/ob1_frames" | cut -c1-160)"
+grep -q 'add_procs: 1 peers, frames of [0-9]* bytes at the least: large messages to them by sends' "$LOG/ob1_frames" ||
+    fail "frames capped on rank 1: rank 0 did not take the smaller frames for the pair: $(grep -a 'btl:hxb:' "$LOG/ob1_frames" | cut -c1-160)"
