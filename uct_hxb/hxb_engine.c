@@ -37,7 +37,7 @@ int hxb_engine_create(const hxb_engine_cfg_t *cfg, const hxb_callbacks_t *cb,
     hxb_engine_t *e;
 
     if (!cfg->window || (cfg->window & (cfg->window - 1)) ||
-        cfg->window > HXB_SACK_BITS) {
+        cfg->window > HXB_SACK_BITS || (cfg->frame_cap && cfg->frame_cap < HXB_FRAME_MIN)) {
         return -EINVAL;
     }
     e = calloc(1, sizeof(*e));
@@ -172,7 +172,7 @@ int hxb_engine_add_rail(hxb_engine_t *e, hxb_rail_t *rail)
     }
     e->frame_tx = e->frame_max;
     if (e->cfg.frame_cap && e->frame_tx > e->cfg.frame_cap) {
-        e->frame_tx = e->cfg.frame_cap < HXB_FRAME_MIN ? HXB_FRAME_MIN : e->cfg.frame_cap;
+        e->frame_tx = e->cfg.frame_cap;
     }
     frag = (e->frame_tx - sizeof(hxb_hdr_t) - sizeof(hxb_put_ext_t)) & ~(size_t)63;
     if (!e->frag || frag < e->frag) {

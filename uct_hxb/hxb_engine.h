@@ -30,6 +30,9 @@
 
 #define HXB_AM_INLINE 192     /* am_short / am_zcopy header bytes kept in the slot */
 
+/* bytes: the smallest frame a rail must take, and the smallest frame_cap */
+#define HXB_FRAME_MIN (sizeof(hxb_hdr_t) + 64 + 256)
+
 typedef struct hxb_engine hxb_engine_t;
 typedef struct hxb_peer   hxb_peer_t;
 
@@ -60,7 +63,8 @@ typedef struct hxb_engine_cfg {
     int      send_at_once;    /* a post to an idle peer leaves at once   */
     int      short_frames;    /* data frames by UDP in their short form  */
     size_t   train_max;       /* bursts up to this go whole on one rail  */
-    size_t   frame_cap;       /* frames sent at most this long (0: MTU)  */
+    size_t   frame_cap;       /* frames sent at most this long (0: MTU),
+                                * at least HXB_FRAME_MIN                  */
     int      auth;            /* HXB_AUTH_*: what each frame's tag covers  */
     uint64_t auth_key[2];     /* its key, from the job's secret
                                * (hxb_auth_derive); 0: from job_key      */

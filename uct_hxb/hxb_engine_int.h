@@ -30,7 +30,6 @@
 #define HXB_CC_BASE_SPAN 10.0 /* s: a path's least round trip is renewed so often */
 #define HXB_HELD_GAP 100e-6  /* s: posts held longer are timed from the pass that sends them */
 #define HXB_IDLE_AFTER 5e-3   /* s: no pass for so long: idle ticks act */
-#define HXB_FRAME_MIN (sizeof(hxb_hdr_t) + 64 + 256) /* bytes: the smallest frame a rail must take */
 #define HXB_RTO_EXT_DECAY 10.0 /* s: a raised RTO bound halves so often */
 #define HXB_RTO_CEIL  60.0    /* s: no RTO above it (RFC 6298 2.4), however slow the peer */
 #define HXB_PEEK_MAX 512      /* datagrams an idle tick looks at per rail

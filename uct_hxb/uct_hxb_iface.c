@@ -966,6 +966,13 @@ static UCS_CLASS_INIT_FUNC(uct_hxb_iface_t, uct_md_h md, uct_worker_h worker,
         status = UCS_ERR_INVALID_PARAM;
         goto err_port;
     }
+    if (ecfg.frame_cap && (ecfg.frame_cap < HXB_FRAME_MIN)) {
+        ucs_error("UCX_HXB_FRAME_MAX=%zu: must be at least %zu bytes, or inf", ecfg.frame_cap,
+                  HXB_FRAME_MIN);
+        uct_hxb_rails_close(rails, nrails);
+        status = UCS_ERR_INVALID_PARAM;
+        goto err_port;
+    }
     if (hxb_engine_create(&ecfg, &cb, &self->engine) < 0) {
         ucs_error("hxb: bad configuration (UCX_HXB_WINDOW must be a power of 2 "
                   "up to %d)", HXB_SACK_BITS);

@@ -71,7 +71,8 @@ END_TEST
 /* UCX_HXB_FRAME_MAX caps what a side sends, not what it takes: A sends
  * frames of at most 1500 bytes over rails of MTU 9000, B its full ones;
  * AMs of every size both ways (short frames included), a PUT and a GET
- * each way arrive intact, exactly once, in order. */
+ * each way arrive intact, exactly once, in order. A cap below the
+ * smallest frame is an error. */
 START_TEST(test_am_frame_cap)
 {
     const size_t n = 1u << 20;
@@ -110,6 +111,17 @@ START_TEST(test_am_frame_cap)
         ck_assert_uint_gt(hxb_rail_mem_tx_largest(W.rb[i]), 8000);
     }
     free(src);
+    {
+        /* a cap below the smallest frame is refused, not raised */
+        hxb_engine_cfg_t c;
+        hxb_callbacks_t cb = {0};
+        hxb_engine_t *e = NULL;
+
+        hxb_engine_cfg_default(&c);
+        c.frame_cap = HXB_FRAME_MIN - 1;
+        ck_assert_int_lt(hxb_engine_create(&c, &cb, &e), 0);
+        ck_assert_ptr_null(e);
+    }
 }
 END_TEST
 
