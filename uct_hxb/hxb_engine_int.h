@@ -285,6 +285,8 @@ typedef struct hxb_peer_ack {     /* hxb_ack.c: what we owe the peer */
     uint16_t dups;                /* duplicates since our last ACK          */
     unsigned pass;                /* progress pass of the last frame in     */
     int      drained;             /* a frame without HXB_F_MORE is unacked  */
+    int      asked;               /* ... and ask_hi - 1 was the latest such  */
+    uint32_t ask_hi;              /* frame received (while not yet passed)  */
     double   due;
     int      now;
     uint32_t hold_seq;            /* the frame that reached us last, and    */
