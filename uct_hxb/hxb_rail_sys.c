@@ -60,11 +60,14 @@ int hxb_rail_refresh(hxb_rail_t *rail)
             rail->net_id = ntohl(rail->ip) & mask;
         }
     }
-    speed = read_sysfs_long(rail->ifname, "speed", -1);
-    if (speed <= 0) {
-        speed = 10000; /* veth and some virtual NICs report nothing */
-    }
     if (rail->speed == 0) {
+        /* once: sysfs's speed asks the driver under the RTNL lock (the
+         * links' check every 0.1 s read it 6 times at 6 rails, for
+         * nothing: a speed once set is kept) */
+        speed = read_sysfs_long(rail->ifname, "speed", -1);
+        if (speed <= 0) {
+            speed = 10000; /* veth and some virtual NICs report nothing */
+        }
         rail->speed = speed * 1e6 / 8;
     }
 out:
