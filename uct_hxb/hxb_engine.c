@@ -21,6 +21,7 @@ void hxb_engine_cfg_default(hxb_engine_cfg_t *c)
     c->send_at_once = 1;
     c->short_frames = 1;
     c->train_max = 32768;
+    c->train_cost = 10e-6;
     c->rto_max = 200e-3;
     c->ack_delay = 1e-3;
     c->ack_every = 16;

@@ -63,6 +63,8 @@ typedef struct hxb_engine_cfg {
     int      send_at_once;    /* a post to an idle peer leaves at once   */
     int      short_frames;    /* data frames by UDP in their short form  */
     size_t   train_max;       /* bursts up to this go whole on one rail  */
+    double   train_cost;      /* host time per datagram (s): larger bursts
+                               * stripe over as many rails as pays       */
     size_t   frame_cap;       /* frames sent at most this long (0: MTU),
                                 * at least HXB_FRAME_MIN                  */
     int      auth;            /* HXB_AUTH_*: what each frame's tag covers  */

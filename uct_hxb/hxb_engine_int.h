@@ -234,6 +234,10 @@ typedef struct hxb_peer_tx {      /* hxb_tx.c: the send window */
     double        retx_at;        /* our last retransmission to it          */
     int           train_rail;     /* the rail of its last short burst sent
                                    * whole on one rail (hxb_tx_push)        */
+    uint32_t      stripe;         /* the rails the burst under way stripes
+                                   * over (0: all; hxb_tx_push), in blocks */
+    int           stripe_rail;    /* of `stripe_per` frames: the block's rail */
+    unsigned      stripe_per, stripe_left; /* and what it has left       */
     double        rto_at;         /* the next RTO check (hxb_loss.c)        */
     int           open_last;      /* the newest frame, not yet pushed, takes
                                    * more short sends (bundles)             */
@@ -431,6 +435,22 @@ static inline int hxb_ops_queued(const hxb_peer_t *p)
         }
     }
     return 0;
+}
+
+/* bytes of the operations queued to p and not yet cut into frames,
+ * counted up to `cap` */
+static inline size_t hxb_ops_queued_bytes(const hxb_peer_t *p, size_t cap)
+{
+    const hxb_op_t *op;
+    size_t n = 0;
+    int i;
+
+    for (i = 0; i < HXB_NQ; i++) {
+        for (op = p->ops.q[i].head; op && n < cap; op = op->next) {
+            n += op->len - op->off;
+        }
+    }
+    return n;
 }
 
 /* is an operation issued by `whose` one of `owner`'s (NULL: everyone's)? */

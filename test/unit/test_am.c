@@ -198,6 +198,68 @@ START_TEST(test_am_short_burst_one_rail)
 }
 END_TEST
 
+/* A message larger than UCX_HXB_TRAIN_MAX stripes over as many rails as
+ * pay for their datagrams (UCX_HXB_TRAIN_COST): a 56 000-byte AM at MTU
+ * 1500 over 6 rails that say 10 Gbit/s takes 2 of them, each a block of
+ * consecutive frames, so nothing arrives out of order (the rails' batches
+ * leave in rail order); over rails of 1 Gbit/s, or with no cost, all 6.
+ * Returns the fewest and most rails a message took after the windows
+ * opened, and the frames B held out of order meanwhile. */
+static void stripe_run(double speed, double cost, int *lo, int *hi, unsigned long *held)
+{
+    opts_t o = {.nrails = 6, .mtu = 1500, .csum = 0, .rto_min = 10.0,
+                .rail_speed = speed, .train_cost = cost};
+    uint64_t before[HXB_MAX_RAILS], held0 = 0;
+    unsigned long k, warm = 12, n = 24;
+    int r, rails;
+
+    o.faults.batch = 1;
+    o.faults.udp = 1;
+    world_init(&o);
+    plan_am(&W.a, n, 0);
+    for (k = 0; k < n; k++) {
+        W.a.plan_len[k] = 56000;
+    }
+    *lo = HXB_MAX_RAILS;
+    *hi = 0;
+    for (k = 0; k < n; k++) {
+        if (k == warm) {
+            held0 = hxb_engine_stats(W.b.e)->ooo_held;
+        }
+        for (r = 0; r < o.nrails; r++) before[r] = W.ra[r]->stats.tx_frames;
+        ck_assert_int_eq(send_next(&W.a), 1);
+        PUMP_UNTIL(W.b.am_rcvd == k + 1 && hxb_peer_tx_idle(W.a.peer));
+        if (k < warm) {
+            continue;
+        }
+        for (rails = 0, r = 0; r < o.nrails; r++) {
+            rails += W.ra[r]->stats.tx_frames != before[r];
+        }
+        if (rails < *lo) *lo = rails;
+        if (rails > *hi) *hi = rails;
+    }
+    *held = hxb_engine_stats(W.b.e)->ooo_held - held0;
+    ck_assert_uint_eq(hxb_engine_stats(W.a.e)->retransmits, 0);
+    finish_am();
+}
+
+START_TEST(test_am_stripe_width)
+{
+    unsigned long held;
+    int lo, hi;
+
+    stripe_run(1.25e9, 0, &lo, &hi, &held);
+    ck_assert_msg(lo == 2 && hi == 2, "56 KB over 10 Gbit/s rails: %d-%d rails", lo, hi);
+    ck_assert_msg(held == 0, "%lu frames held out of order", held);
+    teardown();
+    stripe_run(0, 0, &lo, &hi, &held);
+    ck_assert_msg(lo == 6, "56 KB over 1 Gbit/s rails: %d-%d rails", lo, hi);
+    teardown();
+    stripe_run(1.25e9, -1, &lo, &hi, &held);
+    ck_assert_msg(lo == 6, "56 KB with no cost per datagram: %d-%d rails", lo, hi);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("am");
@@ -213,5 +275,6 @@ int main(void)
     tcase_add_test(tc, test_am_frame_cap);
     tcase_add_test(tc, test_am_passes_put);
     tcase_add_test(tc, test_am_short_burst_one_rail);
+    tcase_add_test(tc, test_am_stripe_width);
     return world_run(s);
 }

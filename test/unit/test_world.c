@@ -254,6 +254,9 @@ void world_init(const opts_t *o)
         ca.cc_target = o->cc_target < 0 ? 0 : o->cc_target;
     }
     ca.send_at_once = !o->held;
+    if (o->train_cost) {
+        ca.train_cost = o->train_cost < 0 ? 0 : o->train_cost;
+    }
     cb = ca;
     ca.frame_cap = o->a_frame_cap;
     ca.node_id = NODE_A;
@@ -281,6 +284,9 @@ void world_init(const opts_t *o)
         f.seed = o->faults.seed * 7919 + i + 1;
         ck_assert_int_eq(hxb_rail_mem_pair(o->mtu ? o->mtu : 1500, &f, &W.ra[i],
                                            &W.rb[i]), 0);
+        if (o->rail_speed > 0) {
+            W.ra[i]->speed = W.rb[i]->speed = o->rail_speed;
+        }
         ck_assert_int_eq(hxb_engine_add_rail(W.a.e, W.ra[i]), 0);
         ck_assert_int_eq(hxb_engine_add_rail(W.b.e, W.rb[i]), 0);
     }

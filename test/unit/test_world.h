@@ -123,6 +123,8 @@ typedef struct opts {
     size_t           a_frame_cap; /* A's UCX_HXB_FRAME_MAX; 0: none */
     int              held;        /* posts to an idle peer wait for the next
                                    * pass too (UCX_HXB_SEND_AT_ONCE=n) */
+    double           rail_speed;  /* bytes/s every rail says; 0: 1 Gbit/s */
+    double           train_cost;  /* UCX_HXB_TRAIN_COST; 0: default; < 0: 0 */
 } opts_t;
 
 /* A and B, with o->nrails rail pairs, each knowing the other (unless
