@@ -376,6 +376,29 @@ START_TEST(test_shared_rails)
     ck_assert_int_eq(g0.bad, 0);
     ck_assert_int_eq(r1->ops->recv(r1, on_frame, &g0, 64), 0);
     ck_assert_uint_eq(r0->stats.rx_foreign, 0);
+    /* both rails' batches in one call (flush_many): every frame intact,
+     * counted on its own rail, both batches emptied */
+    {
+        hxb_rail_t *both[2] = {r0, r1};
+        uint64_t t0 = r0->stats.tx_frames, t1 = r1->stats.tx_frames;
+
+        ck_assert_ptr_nonnull(r0->ops->flush_many);
+        for (k = 0; k < 3; k++) {
+            send_frame(r0, &to_p, k, 3000, buf[k]);
+        }
+        for (k = 0; k < 4; k++) {
+            send_frame(r1, &to_p, 3 + k, 1000, buf[3 + k]);
+        }
+        r0->ops->flush_many(both, 2);
+        gp.n = 0;
+        recv_all(p, &gp, 7, 64);
+        ck_assert_int_eq(gp.n, 7);
+        ck_assert_int_eq(gp.bad, 0);
+        ck_assert_uint_eq(r0->stats.tx_frames - t0, 3);
+        ck_assert_uint_eq(r1->stats.tx_frames - t1, 4);
+        r0->ops->flush_many(both, 2);
+        ck_assert_int_eq(p->ops->recv(p, on_frame, &gp, 64), 0);
+    }
     /* the port stays ours until the last rail closes */
     sa.sin_port = port;
     r0->ops->close(r0);
