@@ -438,15 +438,19 @@ static inline int hxb_ops_queued(const hxb_peer_t *p)
 }
 
 /* bytes of the operations queued to p and not yet cut into frames,
- * counted up to `cap` */
+ * counted up to `cap` (and cap if more than HXB_TX_AHEAD operations wait:
+ * a walk per push stays short) */
 static inline size_t hxb_ops_queued_bytes(const hxb_peer_t *p, size_t cap)
 {
     const hxb_op_t *op;
     size_t n = 0;
-    int i;
+    int i, ops = 0;
 
     for (i = 0; i < HXB_NQ; i++) {
         for (op = p->ops.q[i].head; op && n < cap; op = op->next) {
+            if (++ops > HXB_TX_AHEAD) {
+                return cap;
+            }
             n += op->len - op->off;
         }
     }

@@ -567,11 +567,12 @@ static int tx_train_rail(hxb_peer_t *p)
  * than its 4 ms bucket at once); over rails of 1 Gbit/s: all six (75 us
  * on the wire against 450 on one). Raw rails send a packet per frame
  * whatever the rail (and all rails' in one call): all of them. */
-static uint32_t tx_stripe_rails(hxb_peer_t *p, size_t bytes)
+static uint32_t tx_stripe_rails(hxb_peer_t *p, size_t *bytes_out)
 {
     hxb_engine_t *e = p->e;
-    uint32_t mask = p->rail_mask & ~p->loss.suspect, pick = 0;
-    double speed = 0, best, load, x;
+    uint32_t mask = p->rail_mask & ~p->loss.suspect, pick = 0, seq;
+    double speed = 0, best, load, x, cap;
+    size_t bytes = 0;
     int r, i, n = 0, k = 1, b;
 
     for (r = 0; r < e->nrails; r++) {
@@ -586,6 +587,17 @@ static uint32_t tx_stripe_rails(hxb_peer_t *p, size_t bytes)
     if (e->cfg.train_cost <= 0 || n < 3) {
         return 0;
     }
+    /* the burst: its numbered frames and what its operations still hold,
+     * counted only up to where every rail pays (k = n: (n - 1) n < x) */
+    cap = (n - 1) * speed * e->cfg.train_cost + 1;
+    for (seq = p->tx.push; seq != p->tx.next && bytes < cap; seq++) {
+        const hxb_txslot_t *t = HXB_TX_SLOT(p, seq);
+        bytes += t->hb_len + t->inl_len + t->data_len;
+    }
+    if (bytes < cap) {
+        bytes += hxb_ops_queued_bytes(p, (size_t)cap - bytes);
+    }
+    *bytes_out = bytes;
     /* one rail more pays while k (k + 1) < bytes / (speed * cost) */
     x = (double)bytes * n / (speed * e->cfg.train_cost);
     while (k < n && k * (k + 1) < x) {
@@ -611,6 +623,9 @@ static uint32_t tx_stripe_rails(hxb_peer_t *p, size_t bytes)
                 best = load;
                 b = r;
             }
+        }
+        if (b < 0) {
+            break;
         }
         pick |= 1u << b;
         p->tx.train_rail = b;
@@ -666,14 +681,9 @@ void hxb_tx_push(hxb_peer_t *p)
     if (!p->tx.stripe) {
         train = tx_train_rail(p);
         if (train < 0 && p->tx.next - p->tx.push > 1) {
-            size_t bytes = hxb_ops_queued_bytes(p, 1u << 24);
-            uint32_t seq;
+            size_t bytes = 0;
 
-            for (seq = p->tx.push; seq != p->tx.next; seq++) {
-                const hxb_txslot_t *t = HXB_TX_SLOT(p, seq);
-                bytes += t->hb_len + t->inl_len + t->data_len;
-            }
-            p->tx.stripe = tx_stripe_rails(p, bytes);
+            p->tx.stripe = tx_stripe_rails(p, &bytes);
             if (p->tx.stripe) {
                 unsigned k = (unsigned)__builtin_popcount(p->tx.stripe);
 
