@@ -154,6 +154,23 @@ START_TEST(test_am_passes_put)
 }
 END_TEST
 
+/* A sends its next planned message and both pump until B has it and A has
+ * nothing in flight: the mask of A's rails that carried frames of it */
+static uint32_t send_one_rails(unsigned long k)
+{
+    uint64_t before[HXB_MAX_RAILS];
+    uint32_t used = 0;
+    int r;
+
+    for (r = 0; r < W.nrails; r++) before[r] = W.ra[r]->stats.tx_frames;
+    ck_assert_int_eq(send_next(&W.a), 1);
+    PUMP_UNTIL(W.b.am_rcvd == k + 1 && hxb_peer_tx_idle(W.a.peer));
+    for (r = 0; r < W.nrails; r++) {
+        if (W.ra[r]->stats.tx_frames != before[r]) used |= 1u << r;
+    }
+    return used;
+}
+
 /* A message of a few frames (MPI's 28 KB eager message: 4 frames at MTU
  * 9000) leaves whole on one rail, as one train, and the next one on
  * another rail, until every rail has taken its turn; a longer message
@@ -164,10 +181,9 @@ END_TEST
 START_TEST(test_am_short_burst_one_rail)
 {
     opts_t o = {.nrails = 6, .mtu = 9000, .csum = 0, .rto_min = 10.0};
-    uint64_t before[HXB_MAX_RAILS];
     unsigned long k, warm = 12, n = 25;
-    uint32_t used = 0;
-    int r, rails;
+    uint32_t used = 0, m;
+    int rails;
 
     world_init(&o);
     plan_am(&W.a, n, 0);
@@ -175,19 +191,13 @@ START_TEST(test_am_short_burst_one_rail)
         W.a.plan_len[k] = k + 1 < n ? 28000 : hxb_engine_cfg(W.a.e)->max_msg;
     }
     for (k = 0; k < n; k++) {
-        for (r = 0; r < o.nrails; r++) before[r] = W.ra[r]->stats.tx_frames;
-        ck_assert_int_eq(send_next(&W.a), 1);
-        PUMP_UNTIL(W.b.am_rcvd == k + 1 && hxb_peer_tx_idle(W.a.peer));
+        m = send_one_rails(k);
         if (k < warm) {
             continue;
         }
-        for (rails = 0, r = 0; r < o.nrails; r++) {
-            if (W.ra[r]->stats.tx_frames != before[r]) {
-                rails++;
-                if (k + 1 < n) used |= 1u << r;
-            }
-        }
+        rails = __builtin_popcount(m);
         if (k + 1 < n) {
+            used |= m;
             ck_assert_msg(rails == 1, "message %lu (28000 B) went over %d rails", k, rails);
         } else {
             ck_assert_msg(rails > 1, "a 64 KiB message went over %d rail", rails);
@@ -209,9 +219,9 @@ static void stripe_run(double speed, double cost, int *lo, int *hi, unsigned lon
 {
     opts_t o = {.nrails = 6, .mtu = 1500, .csum = 0, .rto_min = 10.0,
                 .rail_speed = speed, .train_cost = cost};
-    uint64_t before[HXB_MAX_RAILS], held0 = 0;
+    uint64_t held0 = 0;
     unsigned long k, warm = 12, n = 24;
-    int r, rails;
+    int rails;
 
     o.faults.batch = 1;
     o.faults.udp = 1;
@@ -226,14 +236,9 @@ static void stripe_run(double speed, double cost, int *lo, int *hi, unsigned lon
         if (k == warm) {
             held0 = hxb_engine_stats(W.b.e)->ooo_held;
         }
-        for (r = 0; r < o.nrails; r++) before[r] = W.ra[r]->stats.tx_frames;
-        ck_assert_int_eq(send_next(&W.a), 1);
-        PUMP_UNTIL(W.b.am_rcvd == k + 1 && hxb_peer_tx_idle(W.a.peer));
+        rails = __builtin_popcount(send_one_rails(k));
         if (k < warm) {
             continue;
-        }
-        for (rails = 0, r = 0; r < o.nrails; r++) {
-            rails += W.ra[r]->stats.tx_frames != before[r];
         }
         if (rails < *lo) *lo = rails;
         if (rails > *hi) *hi = rails;
