@@ -560,7 +560,9 @@ static int tx_train_rail(hxb_peer_t *p)
  * stripes: each rail more costs both hosts a datagram (a system call and
  * a socket buffer each way, UCX_HXB_TRAIN_COST) and saves time on the
  * wire, so k minimizes k * cost + bytes / (k * speed), k =
- * sqrt(bytes / (speed * cost)), at least 2; 0: every rail (k not below
+ * sqrt(bytes / (speed * cost)) (1 on fast rails: one datagram, as a
+ * short burst; 10 Gbit/s at the default cost: only below 25 KB, which
+ * UCX_HXB_TRAIN_MAX already sends whole); 0: every rail (k not below
  * the usable rails, or no cost). A 56 KB message at MTU 1500 over rails
  * that say 10 Gbit/s: 2 rails, a half round trip of 45 us where six took
  * 103 (the testbed, whose 1 Gbit/s shaping passes a lone message of less
@@ -605,9 +607,6 @@ static uint32_t tx_stripe_rails(hxb_peer_t *p, size_t *bytes_out)
     }
     if (k >= n) {
         return 0;
-    }
-    if (k < 2) {
-        k = 2;
     }
     /* the k least loaded, ties taken in turn after the last burst's rail */
     while (k--) {

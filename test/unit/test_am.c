@@ -212,7 +212,8 @@ END_TEST
  * pay for their datagrams (UCX_HXB_TRAIN_COST): a 56 000-byte AM at MTU
  * 1500 over 6 rails that say 10 Gbit/s takes 2 of them, each a block of
  * consecutive frames, so nothing arrives out of order (the rails' batches
- * leave in rail order); over rails of 1 Gbit/s, or with no cost, all 6.
+ * leave in rail order); over rails of 1 Gbit/s, or with no cost, all 6;
+ * over rails of 40 Gbit/s one.
  * Returns the fewest and most rails a message took after the windows
  * opened, and the frames B held out of order meanwhile. */
 static void stripe_run(double speed, double cost, int *lo, int *hi, unsigned long *held)
@@ -262,6 +263,9 @@ START_TEST(test_am_stripe_width)
     teardown();
     stripe_run(1.25e9, -1, &lo, &hi, &held);
     ck_assert_msg(lo == 6, "56 KB with no cost per datagram: %d-%d rails", lo, hi);
+    teardown();
+    stripe_run(5e9, 0, &lo, &hi, &held);
+    ck_assert_msg(lo == 1 && hi == 1, "56 KB over 40 Gbit/s rails: %d-%d rails", lo, hi);
 }
 END_TEST
 
