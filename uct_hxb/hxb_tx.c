@@ -520,31 +520,33 @@ void hxb_tx_slot_release(hxb_peer_t *p, hxb_txslot_t *s, int status)
  * (a path in slow start: 2 frames) takes what it can, the rest stripe;
  * requiring room for all would leave a rail never used in slow start
  * forever. */
-static int tx_train_rail(hxb_peer_t *p)
+/* bytes of the frames numbered and not pushed, summed until past limit */
+static size_t tx_numbered_bytes(const hxb_peer_t *p, size_t limit)
+{
+    size_t bytes = 0;
+    uint32_t seq;
+
+    for (seq = p->tx.push; seq != p->tx.next && bytes <= limit; seq++) {
+        const hxb_txslot_t *s = HXB_TX_SLOT(p, seq);
+        bytes += s->hb_len + s->inl_len + s->data_len;
+    }
+    return bytes;
+}
+
+/* The least loaded usable rail in mask, were `add` frames more on it, ties
+ * taken in turn after tx.train_rail, which becomes it; -1 if none */
+static int tx_turn_pick(hxb_peer_t *p, uint32_t mask, unsigned add)
 {
     hxb_engine_t *e = p->e;
-    unsigned n = p->tx.next - p->tx.push;
-    uint32_t mask = p->rail_mask & ~p->loss.suspect, seq;
-    size_t bytes = 0;
     double best = 1e300, load;
     int i, r, pick = -1;
 
-    if (n < 2 || e->nrails < 2 || (!p->tx.bursting && !tx_burst_room(p))) {
-        return -1;
-    }
-    for (seq = p->tx.push; seq != p->tx.next; seq++) {
-        const hxb_txslot_t *s = HXB_TX_SLOT(p, seq);
-        bytes += s->hb_len + s->inl_len + s->data_len;
-        if (bytes > e->cfg.train_max) {
-            return -1;
-        }
-    }
     for (i = 1; i <= e->nrails; i++) {
         r = (p->tx.train_rail + i) % e->nrails;
-        if (!(mask & (1u << r)) || !e->rails[r]->up || tx_rail_room(p, r) <= 0) {
+        if (!tx_rail_usable(p, mask, r, 1)) {
             continue;
         }
-        load = (e->rail_inflight[r] + n) / e->rails[r]->speed;
+        load = (e->rail_inflight[r] + add) / e->rails[r]->speed;
         if (load < best) {
             best = load;
             pick = r;
@@ -556,80 +558,81 @@ static int tx_train_rail(hxb_peer_t *p)
     return pick;
 }
 
-/* Over how many rails a burst of `bytes` (more than UCX_HXB_TRAIN_MAX)
- * stripes: each rail more costs both hosts a datagram (a system call and
- * a socket buffer each way, UCX_HXB_TRAIN_COST) and saves time on the
- * wire, so k minimizes k * cost + bytes / (k * speed), k =
- * sqrt(bytes / (speed * cost)) (1 on fast rails: one datagram, as a
- * short burst; 10 Gbit/s at the default cost: only below 25 KB, which
- * UCX_HXB_TRAIN_MAX already sends whole); 0: every rail (k not below
- * the usable rails, or no cost). A 56 KB message at MTU 1500 over rails
+static int tx_train_rail(hxb_peer_t *p)
+{
+    hxb_engine_t *e = p->e;
+    unsigned n = p->tx.next - p->tx.push;
+
+    if (n < 2 || e->nrails < 2 || (!p->tx.bursting && !tx_burst_room(p)) ||
+        tx_numbered_bytes(p, e->cfg.train_max) > e->cfg.train_max) {
+        return -1;
+    }
+    return tx_turn_pick(p, p->rail_mask & ~p->loss.suspect, n);
+}
+
+/* Over which rails the burst about to leave (more than UCX_HXB_TRAIN_MAX)
+ * stripes (tx.stripe; 0: all), in blocks of how many frames. Each rail
+ * more costs both hosts a datagram (a system call and a socket buffer
+ * each way, UCX_HXB_TRAIN_COST) and saves time on the wire, so k rails
+ * minimize k * cost + bytes / (k * speed), k = sqrt(bytes / (speed *
+ * cost)) (1 on fast rails: one datagram, as a short burst; 10 Gbit/s at
+ * the default cost: only below 25 KB, which UCX_HXB_TRAIN_MAX already
+ * sends whole); all where k reaches the usable rails, or at no cost. A 56 KB message at MTU 1500 over rails
  * that say 10 Gbit/s: 2 rails, a half round trip of 45 us where six took
  * 103 (the testbed, whose 1 Gbit/s shaping passes a lone message of less
  * than its 4 ms bucket at once); over rails of 1 Gbit/s: all six (75 us
  * on the wire against 450 on one). Raw rails send a packet per frame
  * whatever the rail (and all rails' in one call): all of them. */
-static uint32_t tx_stripe_rails(hxb_peer_t *p, size_t *bytes_out)
+static void tx_stripe_begin(hxb_peer_t *p)
 {
     hxb_engine_t *e = p->e;
-    uint32_t mask = p->rail_mask & ~p->loss.suspect, pick = 0, seq;
-    double speed = 0, best, load, x, cap;
-    size_t bytes = 0;
-    int r, i, n = 0, k = 1, b;
+    uint32_t mask = p->rail_mask & ~p->loss.suspect, pick = 0;
+    double speed = 0, x;
+    size_t bytes, cap;
+    int r, n = 0, k = 1, b;
 
+    p->tx.stripe = 0;
     for (r = 0; r < e->nrails; r++) {
         if (tx_rail_usable(p, mask, r, 1)) {
             if (!e->rails[r]->udp_carrier) {
-                return 0;   /* raw frames cost a packet each on any rail */
+                return;     /* raw frames cost a packet each on any rail */
             }
             speed += e->rails[r]->speed;
             n++;
         }
     }
     if (e->cfg.train_cost <= 0 || n < 3) {
-        return 0;
+        return;
     }
     /* the burst: its numbered frames and what its operations still hold,
      * counted only up to where every rail pays (k = n: (n - 1) n < x) */
-    cap = (n - 1) * speed * e->cfg.train_cost + 1;
-    for (seq = p->tx.push; seq != p->tx.next && bytes < cap; seq++) {
-        const hxb_txslot_t *t = HXB_TX_SLOT(p, seq);
-        bytes += t->hb_len + t->inl_len + t->data_len;
-    }
+    cap = (size_t)((n - 1) * speed * e->cfg.train_cost) + 1;
+    bytes = tx_numbered_bytes(p, cap - 1);
     if (bytes < cap) {
-        bytes += hxb_ops_queued_bytes(p, (size_t)cap - bytes);
+        bytes += hxb_ops_queued_bytes(p, cap - bytes);
     }
-    *bytes_out = bytes;
     /* one rail more pays while k (k + 1) < bytes / (speed * cost) */
     x = (double)bytes * n / (speed * e->cfg.train_cost);
     while (k < n && k * (k + 1) < x) {
         k++;
     }
     if (k >= n) {
-        return 0;
+        return;
     }
     /* the k least loaded, ties taken in turn after the last burst's rail */
-    while (k--) {
-        best = 1e300;
-        b = -1;
-        for (i = 1; i <= e->nrails; i++) {
-            r = (p->tx.train_rail + i) % e->nrails;
-            if ((pick & (1u << r)) || !tx_rail_usable(p, mask, r, 1)) {
-                continue;
-            }
-            load = (e->rail_inflight[r] + 1) / e->rails[r]->speed;
-            if (load < best) {
-                best = load;
-                b = r;
-            }
-        }
-        if (b < 0) {
-            break;
-        }
+    while (k-- && (b = tx_turn_pick(p, mask & ~pick, 1)) >= 0) {
         pick |= 1u << b;
-        p->tx.train_rail = b;
     }
-    return pick;
+    if (!pick) {
+        return;
+    }
+    /* blocks of a k-th of the burst's frames each */
+    k = __builtin_popcount(pick);
+    p->tx.stripe = pick;
+    p->tx.stripe_per = (unsigned)((bytes + e->frame_tx - 1) / e->frame_tx);
+    p->tx.stripe_per = (p->tx.stripe_per + k - 1) / k;
+    p->tx.stripe_rail = -1;
+    p->tx.stripe_left = 0;
 }
 
 /* The rail for a striped burst's next frame: its rails take consecutive
@@ -665,7 +668,7 @@ static int tx_stripe_pick(hxb_peer_t *p)
 }
 
 /* send the numbered frames not sent yet: a short burst on one rail
- * (tx_train_rail), a longer one over the rails tx_stripe_rails chooses
+ * (tx_train_rail), a longer one over the rails tx_stripe_begin chooses
  * (the rest of it too, which the next call numbers), until they are all
  * out or no rail has room */
 void hxb_tx_push(hxb_peer_t *p)
@@ -680,17 +683,7 @@ void hxb_tx_push(hxb_peer_t *p)
     if (!p->tx.stripe) {
         train = tx_train_rail(p);
         if (train < 0 && p->tx.next - p->tx.push > 1) {
-            size_t bytes = 0;
-
-            p->tx.stripe = tx_stripe_rails(p, &bytes);
-            if (p->tx.stripe) {
-                unsigned k = (unsigned)__builtin_popcount(p->tx.stripe);
-
-                p->tx.stripe_per = (unsigned)((bytes + p->e->frame_tx - 1) / p->e->frame_tx);
-                p->tx.stripe_per = (p->tx.stripe_per + k - 1) / k;
-                p->tx.stripe_rail = -1;
-                p->tx.stripe_left = 0;
-            }
+            tx_stripe_begin(p);
         }
     }
     while (p->tx.push != p->tx.next) {
