@@ -46,6 +46,29 @@ rate_mbs() {
     return 1
 }
 
+# bench_copy_libs DIR: copy the libraries the runs load ($LIB, $HXB_REF_LIB
+# and the Open MPI components in $BTLDIR) into DIR/lib and point those
+# variables there, so a build during a long benchmark cannot rewrite a
+# library under the jobs it runs (DIR is the caller's temporary directory,
+# opened to the account --user runs as)
+bench_copy_libs() {
+    local d=$1/lib f
+    mkdir -p "$d/mca" && chmod 755 "$1" "$d" "$d/mca" || return 1
+    if [ -n "${LIB:-}" ] && [ -f "$LIB" ]; then
+        cp "$LIB" "$d/libuct_hxb.so" && LIB=$d/libuct_hxb.so || return 1
+    fi
+    if [ -n "${HXB_REF_LIB:-}" ] && [ -f "$HXB_REF_LIB" ]; then
+        mkdir -p "$d/ref" && chmod 755 "$d/ref" && cp "$HXB_REF_LIB" "$d/ref/libuct_hxb.so" &&
+            HXB_REF_LIB=$d/ref/libuct_hxb.so || return 1
+    fi
+    if [ -n "${BTLDIR:-}" ] && [ -d "$BTLDIR" ]; then
+        for f in "$BTLDIR"/mca_*_hxb.so; do
+            [ ! -f "$f" ] || cp "$f" "$d/mca/" || return 1
+        done
+        BTLDIR=$d/mca
+    fi
+}
+
 # on NODE CMD...: CMD inside NODE of the caller's testbed ($TB, $NAME)
 on() { local n=$1; shift; "$TB" exec --name "$NAME" "$n" "$@"; }
 
