@@ -166,6 +166,18 @@ int hxb_rail_udp_open_shared(const char *ifname, uint16_t *port, hxb_rail_t *sha
 int hxb_rail_open_udp_shared(const char *ifname, uint16_t *port, hxb_rail_t *share,
                              hxb_rail_t **rail_p, char *err, size_t errlen);
 
+/* A UDP datagram with segmentation offload (UDP_SEGMENT) carries at most
+ * the kernel's 64 segments and a payload below 64 KiB: how many frames of
+ * frame_len bytes that is (the striping counts a rail's datagrams by it) */
+#define HXB_UDP_GSO_BYTES  65000
+#define HXB_UDP_GSO_SEGS   64
+static inline size_t hxb_udp_gso_frames(size_t frame_len)
+{
+    size_t n = frame_len ? HXB_UDP_GSO_BYTES / frame_len : HXB_UDP_GSO_SEGS;
+
+    return n < 1 ? 1 : n > HXB_UDP_GSO_SEGS ? HXB_UDP_GSO_SEGS : n;
+}
+
 /* UDP rails: send and receive frame by frame, without segmentation
  * offload (UDP_SEGMENT) and receive coalescing (UDP_GRO) */
 void hxb_rail_udp_no_offload(hxb_rail_t *rail);

@@ -41,8 +41,6 @@
 #define UDP_IOV_MAX    4
 #define UDP_BUF_SIZE   9216
 #define UDP_SOCKBUF    (8 << 20)
-#define UDP_GSO_BYTES  65000   /* a datagram's payload stays below 64 KiB  */
-#define UDP_GSO_SEGS   64      /* the kernel's limit is 64 or 128 segments */
 #define UDP_GRO_BATCH  16      /* receive buffers of UDP_GRO_BUF with GRO  */
 #define UDP_GRO_BUF    65536
 
@@ -138,7 +136,7 @@ static int udp_build(hxb_rail_udp_t *u, int from, int nd)
             i++;
         } while (u->gso && i < u->ntx && same_dst(u, i, d->first) &&
                  u->txlen[i - 1] == seg && u->txlen[i] <= seg &&
-                 total + u->txlen[i] <= UDP_GSO_BYTES && d->nframes < UDP_GSO_SEGS);
+                 total + u->txlen[i] <= HXB_UDP_GSO_BYTES && d->nframes < HXB_UDP_GSO_SEGS);
         m->msg_iovlen = (size_t)(&u->dgiov[niov] - m->msg_iov);
         d->seg = 0;
         if ((d->nframes > 1) || u->hub) {

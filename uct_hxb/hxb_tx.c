@@ -572,24 +572,27 @@ static int tx_train_rail(hxb_peer_t *p)
 
 /* Over which rails the burst about to leave (more than UCX_HXB_TRAIN_MAX)
  * stripes (tx.stripe; 0: all), in blocks of how many frames. Each rail
- * more costs both hosts a datagram (a system call and a socket buffer
- * each way, UCX_HXB_TRAIN_COST) and saves time on the wire, so k rails
- * minimize k * cost + bytes / (k * speed), k = sqrt(bytes / (speed *
- * cost)) (1 on fast rails: one datagram, as a short burst; 10 Gbit/s at
- * the default cost: only below 25 KB, which UCX_HXB_TRAIN_MAX already
- * sends whole); all where k reaches the usable rails, or at no cost. A 56 KB message at MTU 1500 over rails
- * that say 10 Gbit/s: 2 rails, a half round trip of 45 us where six took
- * 103 (the testbed, whose 1 Gbit/s shaping passes a lone message of less
- * than its 4 ms bucket at once); over rails of 1 Gbit/s: all six (75 us
- * on the wire against 450 on one). Raw rails send a packet per frame
- * whatever the rail (and all rails' in one call): all of them. */
+ * more costs both hosts datagrams (a system call and a socket buffer each
+ * way, UCX_HXB_TRAIN_COST each) and saves time on the wire: k rails cost
+ * k blocks of as many datagrams as segmentation offload needs for each (a
+ * block past 64 KiB is two) plus a k-th of the wire time, and the least
+ * total wins. 1 on fast rails (one datagram, as a short burst; 10 Gbit/s
+ * at the default cost: only below 25 KB, which UCX_HXB_TRAIN_MAX already
+ * sends whole), all for long bursts or at no cost; a burst that needs
+ * several datagrams anyway spreads them over as many rails. A 56 KB
+ * message at MTU 1500 over rails that say 10 Gbit/s: 2 rails, a half
+ * round trip of 45 us where six took 103 (the testbed, whose 1 Gbit/s
+ * shaping passes a lone message of less than its 4 ms bucket at once);
+ * over rails of 1 Gbit/s: all six (75 us on the wire against 450 on one).
+ * Raw rails send a packet per frame whatever the rail (and all rails' in
+ * one call): all of them. */
 static void tx_stripe_begin(hxb_peer_t *p)
 {
     hxb_engine_t *e = p->e;
     uint32_t mask = p->rail_mask & ~p->loss.suspect, pick = 0;
-    double speed = 0, x;
-    size_t bytes, cap;
-    int r, n = 0, k = 1, b;
+    double speed = 0, t, best = 0;
+    size_t bytes, cap, frames, per, blk;
+    int r, n = 0, k = 1, j, b;
 
     p->tx.stripe = 0;
     for (r = 0; r < e->nrails; r++) {
@@ -601,7 +604,7 @@ static void tx_stripe_begin(hxb_peer_t *p)
             n++;
         }
     }
-    if (e->cfg.train_cost <= 0 || n < 3) {
+    if (e->cfg.train_cost <= 0 || n < 2) {
         return;
     }
     /* the burst: its numbered frames and what its operations still hold,
@@ -611,10 +614,22 @@ static void tx_stripe_begin(hxb_peer_t *p)
     if (bytes < cap) {
         bytes += hxb_ops_queued_bytes(p, cap - bytes);
     }
-    /* one rail more pays while k (k + 1) < bytes / (speed * cost) */
-    x = (double)bytes * n / (speed * e->cfg.train_cost);
-    while (k < n && k * (k + 1) < x) {
-        k++;
+    if (bytes >= cap) {
+        return;         /* every rail pays */
+    }
+    /* k rails: k blocks, each as many datagrams as segmentation offload
+     * needs for it, and a k-th of the wire time; the least total, ties to
+     * fewer rails */
+    frames = (bytes + e->frame_tx - 1) / e->frame_tx;
+    per = hxb_udp_gso_frames(e->frame_tx);
+    for (j = 1; j <= n; j++) {
+        blk = (frames + j - 1) / j;
+        t = (double)(j * ((blk + per - 1) / per)) * e->cfg.train_cost +
+            (double)bytes * n / (j * speed);
+        if (j == 1 || t < best) {
+            best = t;
+            k = j;
+        }
     }
     if (k >= n) {
         return;

@@ -213,12 +213,14 @@ END_TEST
  * 1500 over 6 rails that say 10 Gbit/s takes 2 of them, each a block of
  * consecutive frames, so nothing arrives out of order (the rails' batches
  * leave in rail order); over rails of 1 Gbit/s, or with no cost, all 6;
- * over rails of 40 Gbit/s one.
+ * over rails of 40 Gbit/s one, also where there are only two; 64 KiB,
+ * two datagrams on one rail, over two.
  * Returns the fewest and most rails a message took after the windows
  * opened, and the frames B held out of order meanwhile. */
-static void stripe_run(double speed, double cost, int *lo, int *hi, unsigned long *held)
+static void stripe_run(int nrails, double speed, double cost, size_t len, int *lo,
+                       int *hi, unsigned long *held)
 {
-    opts_t o = {.nrails = 6, .mtu = 1500, .csum = 0, .rto_min = 10.0,
+    opts_t o = {.nrails = nrails, .mtu = 1500, .csum = 0, .rto_min = 10.0,
                 .rail_speed = speed, .train_cost = cost};
     uint64_t held0 = 0;
     unsigned long k, warm = 12, n = 24;
@@ -229,7 +231,7 @@ static void stripe_run(double speed, double cost, int *lo, int *hi, unsigned lon
     world_init(&o);
     plan_am(&W.a, n, 0);
     for (k = 0; k < n; k++) {
-        W.a.plan_len[k] = 56000;
+        W.a.plan_len[k] = len;
     }
     *lo = HXB_MAX_RAILS;
     *hi = 0;
@@ -254,18 +256,30 @@ START_TEST(test_am_stripe_width)
     unsigned long held;
     int lo, hi;
 
-    stripe_run(1.25e9, 0, &lo, &hi, &held);
+    stripe_run(6, 1.25e9, 0, 56000, &lo, &hi, &held);
     ck_assert_msg(lo == 2 && hi == 2, "56 KB over 10 Gbit/s rails: %d-%d rails", lo, hi);
     ck_assert_msg(held == 0, "%lu frames held out of order", held);
     teardown();
-    stripe_run(0, 0, &lo, &hi, &held);
+    stripe_run(6, 0, 0, 56000, &lo, &hi, &held);
     ck_assert_msg(lo == 6, "56 KB over 1 Gbit/s rails: %d-%d rails", lo, hi);
     teardown();
-    stripe_run(1.25e9, -1, &lo, &hi, &held);
+    stripe_run(6, 1.25e9, -1, 56000, &lo, &hi, &held);
     ck_assert_msg(lo == 6, "56 KB with no cost per datagram: %d-%d rails", lo, hi);
     teardown();
-    stripe_run(5e9, 0, &lo, &hi, &held);
+    stripe_run(6, 5e9, 0, 56000, &lo, &hi, &held);
     ck_assert_msg(lo == 1 && hi == 1, "56 KB over 40 Gbit/s rails: %d-%d rails", lo, hi);
+    teardown();
+    stripe_run(2, 5e9, 0, 56000, &lo, &hi, &held);
+    ck_assert_msg(lo == 1 && hi == 1, "56 KB over two 40 Gbit/s rails: %d-%d rails", lo, hi);
+    teardown();
+    stripe_run(2, 1.25e9, 0, 56000, &lo, &hi, &held);
+    ck_assert_msg(lo == 2, "56 KB over two 10 Gbit/s rails: %d-%d rails", lo, hi);
+    teardown();
+    /* 64 KiB at MTU 1500 is two datagrams on one rail or one on each of
+     * two: over 40 Gbit/s rails, two */
+    stripe_run(6, 5e9, 0, 65536, &lo, &hi, &held);
+    ck_assert_msg(lo == 2 && hi == 2, "64 KiB over 40 Gbit/s rails: %d-%d rails", lo, hi);
+    ck_assert_msg(held == 0, "%lu frames held out of order", held);
 }
 END_TEST
 
