@@ -731,6 +731,12 @@ void hxb_engine_idle_tick(hxb_engine_t *e)
         }
         e->held_since = 0;
     }
+    /* what the caller posted before computing, also what a pass would
+     * have pushed (a message kept open for company, operations not yet
+     * cut into frames): no completion runs from here */
+    for (p = e->active; p; p = p->anext) {
+        hxb_ops_progress(p);
+    }
     /* resends due, also with the caller asleep (its timer would wake it,
      * but UCP arms ifaces it does not wait on): a frame lost just before
      * the caller went away is otherwise resent only when it comes back,

@@ -265,7 +265,7 @@ typedef struct hxb_peer_ops {     /* hxb_ops.c */
     uint32_t        puts_posted, puts_framed; /* PUT ops queued / cut so far */
     unsigned        nops;         /* in q[HXB_Q_OPS] and q[HXB_Q_PUTS]      */
     unsigned        fill_turn;    /* the queue ops_cut takes next           */
-    unsigned        am_pass;      /* progress pass of our last lone AM      */
+    unsigned        am_pass;      /* progress pass + 1 of our last lone AM  */
     unsigned        put_pass;     /* ... and of our last lone put by copy   */
     hxb_flushreq_t *flushes;
     void           *owner;        /* of the operations issued next          */

@@ -355,10 +355,12 @@ void hxb_op_enqueue(hxb_peer_t *p, hxb_op_t *op)
  * bandwidth (ob1 over btl hxb), for reasons not pinned down. */
 static void ops_defer_or_push(hxb_peer_t *p, unsigned *last_pass)
 {
-    if (*last_pass == p->e->pass) {
-        hxb_tx_keep_open(p);      /* pushed by the engine's next pass */
+    /* kept as pass + 1: a new peer's 0 is no pass, also before the first
+     * (an MPI rank's first send after MPI_Init, then its computation) */
+    if (*last_pass == p->e->pass + 1) {
+        hxb_tx_keep_open(p);      /* pushed by the next pass or idle tick */
     } else {
-        *last_pass = p->e->pass;
+        *last_pass = p->e->pass + 1;
         hxb_ops_kick(p);
     }
 }

@@ -176,6 +176,7 @@ START_TEST(test_post_gap_not_resent)
 END_TEST
 
 static void warm_up(unsigned long n);
+static void pass_time(double secs);
 
 /* frames A's rails have handed to the wire (flushed batches) */
 static unsigned long a_rails_sent(void)
@@ -219,6 +220,41 @@ START_TEST(test_post_to_idle_peer_leaves_at_once)
         ck_assert_uint_eq(W.b.am_rcvd, 22);
         teardown();
     }
+}
+END_TEST
+
+/* What a caller posts and then computes leaves without its next pass: the
+ * first message to a new peer at once (also before the engine's first
+ * pass: an MPI rank's first send after MPI_Init, then its computation, as
+ * NAS IS does with its MPI_Bcast: the peer waited 0.5 s), and one kept
+ * open for company (a second message in one pass) with the idle tick. */
+START_TEST(test_posts_leave_while_caller_computes)
+{
+    opts_t o = {.nrails = 1, .csum = 1};
+    unsigned long n0;
+
+    o.faults.batch = 1;
+    world_init(&o);
+    plan_am(&W.a, 22, 0);
+    W.a.plan_n = 1;
+    n0 = a_rails_sent();
+    ck_assert_int_eq(send_next(&W.a), 1);
+    ck_assert_msg(a_rails_sent() > n0, "the first message to a peer waits for a pass");
+    W.a.plan_n = 20;
+    send_all();
+    PUMP_UNTIL(W.b.am_rcvd == 20 && hxb_peer_tx_idle(W.a.peer));
+    pump_n(100);                        /* A's last frames acked: idle */
+    W.a.plan_n = 22;
+    ck_assert_int_eq(send_next(&W.a), 1);
+    ck_assert_int_eq(send_next(&W.a), 1);   /* same pass: kept for company */
+    pass_time(0.01);                    /* A computes: only its tick runs */
+    hxb_engine_idle_tick(W.a.e);
+    for (int i = 0; i < 20; i++) {
+        hxb_engine_progress(W.b.e);
+    }
+    ck_assert_msg(W.b.am_rcvd == 22, "a post kept open waits for the next pass");
+    finish_am();
+    ck_assert_uint_eq(W.b.am_rcvd, 22);
 }
 END_TEST
 
@@ -653,6 +689,7 @@ int main(void)
     tc = world_tcase(s, "progress");
     tcase_add_test(tc, test_post_gap_not_resent);
     tcase_add_test(tc, test_post_to_idle_peer_leaves_at_once);
+    tcase_add_test(tc, test_posts_leave_while_caller_computes);
     tcase_add_test(tc, test_back_from_away_not_failed);
     tcase_add_test(tc, test_busy_peer_waited_for);
     tcase_add_test(tc, test_busy_polling_peer_lost_frame_resent);
