@@ -731,12 +731,6 @@ void hxb_engine_idle_tick(hxb_engine_t *e)
         }
         e->held_since = 0;
     }
-    /* what the caller posted before computing, also what a pass would
-     * have pushed (a message kept open for company, operations not yet
-     * cut into frames): no completion runs from here */
-    for (p = e->active; p; p = p->anext) {
-        hxb_ops_progress(p);
-    }
     /* resends due, also with the caller asleep (its timer would wake it,
      * but UCP arms ifaces it does not wait on): a frame lost just before
      * the caller went away is otherwise resent only when it comes back,
@@ -756,6 +750,15 @@ void hxb_engine_idle_tick(hxb_engine_t *e)
             return;
         }
     }
+    /* it computes: what it posted before, also what a pass would have
+     * pushed (a message kept open for company, operations not yet cut
+     * into frames), leaves now; no completion runs from here. Not while
+     * it sleeps on the event fd: the deadline it armed would not cover
+     * these frames' timers (event_arm's pass left nothing behind). */
+    for (p = e->active; p; p = p->anext) {
+        hxb_ops_progress(p);
+    }
+    hxb_core_flush_rails(e);
     e->idle = 1;
     if (now - e->peek_at >= hxb_busy_period(e)) {
         e->peek_at = now;
