@@ -61,6 +61,7 @@ typedef struct hxb_engine_cfg {
     double   probe_interval;  /* liveness probes of suspect rails        */
     int      rack;            /* time-based loss detection across rails  */
     int      send_at_once;    /* a post to an idle peer leaves at once   */
+    int      lazy_acks;       /* bursts nothing waits on ask no prompt ack */
     int      short_frames;    /* data frames by UDP in their short form  */
     size_t   train_max;       /* bursts up to this go whole on one rail  */
     double   train_cost;      /* host time per datagram (s): larger bursts
@@ -197,6 +198,9 @@ int hxb_atomic(hxb_peer_t *p, unsigned aop, unsigned size, uint64_t value,
                void *comp);
 /* completes when everything issued so far on the peer is acknowledged */
 int hxb_flush(hxb_peer_t *p, void *comp);
+/* something waits on the acks of p's frames in flight (a fence): ask for a
+ * prompt one; <0: no memory (retry) */
+int hxb_ask_ack(hxb_peer_t *p);
 /* Registered memory under rkey is going away: reads peers still make of
  * it get a refusal from now on, never its bytes (hxb_rma.c). */
 void hxb_engine_region_gone(hxb_engine_t *e, uint64_t rkey);

@@ -231,6 +231,10 @@ typedef struct hxb_peer_tx {      /* hxb_tx.c: the send window */
     int           bursting;       /* a burst to it is under way             */
     int           asking;         /* ask_seq closed the windows, went       */
     uint32_t      ask_seq;        /* without HXB_F_MORE, awaits its ack     */
+    int           lazy;           /* the last burst did not ask for a prompt
+                                   * ack: nothing waited on it (tx_send)   */
+    int           comp_wait;      /* comp_seq, the newest frame sent that  */
+    uint32_t      comp_seq;       /* carries a completion: its ack awaited */
     double        retx_at;        /* our last retransmission to it          */
     int           train_rail;     /* the rail of its last short burst sent
                                    * whole on one rail (hxb_tx_push)        */
@@ -424,6 +428,12 @@ struct hxb_engine {
 #define HXB_TX_SLOT(p, s)  (&(p)->tx.slot[(s) & ((p)->tx.cap - 1)])
 #define HXB_RX_SLOT(p, s)  (&(p)->rx.slot[(s) & (HXB_WIN(p) - 1)])
 
+/* a flush waits for the acks of frames numbered before it */
+static inline int hxb_ops_flush_waits(const hxb_peer_t *p)
+{
+    return p->ops.flushes != NULL;
+}
+
 /* an operation waits in one of the queues, not yet cut into frames */
 static inline int hxb_ops_queued(const hxb_peer_t *p)
 {
@@ -529,6 +539,8 @@ void hxb_cc_init(hxb_peer_t *p);
 /* hxb_tx.c: the send window, framing, striping, (re)transmission */
 unsigned hxb_tx_room(hxb_peer_t *p);
 int  hxb_tx_fits(hxb_peer_t *p, unsigned n);
+int  hxb_tx_lazy_take(hxb_peer_t *p);
+int  hxb_tx_awaits_ack(const hxb_peer_t *p);
 hxb_txslot_t *hxb_tx_open_slot(hxb_peer_t *p, unsigned kind);
 void hxb_tx_keep_open(hxb_peer_t *p);
 void hxb_tx_rto_set(hxb_peer_t *p, double at);

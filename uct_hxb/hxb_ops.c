@@ -292,7 +292,7 @@ static void ops_append(hxb_opq_t *q, hxb_op_t *op)
 void hxb_ops_kick(hxb_peer_t *p)
 {
     hxb_engine_t *e = p->e;
-    int was_idle = p->tx.una == p->tx.push;   /* nothing sent unacked */
+    int was_idle = !hxb_tx_awaits_ack(p);   /* no ack on its way to batch with */
 
     e->now = hxb_now();
     e->asleep = 0;              /* a post: the caller is up (idle tick) */
@@ -411,6 +411,9 @@ int hxb_flush(hxb_peer_t *p, void *comp)
         p->ops.err_pending = 0;
         return err ? -err : HXB_OK;
     }
+    if (hxb_ask_ack(p) < 0) {
+        return HXB_EAGAIN;
+    }
     if (!comp) {
         return HXB_INPROGRESS;   /* caller polls */
     }
@@ -420,6 +423,23 @@ int hxb_flush(hxb_peer_t *p, void *comp)
     op->comp = comp;
     hxb_op_enqueue(p, op);
     return HXB_INPROGRESS;
+}
+
+/* Something now waits on the acks of the frames in flight (a flush, a
+ * fence): if their burst did not ask for a prompt ack (hxb_tx.c,
+ * tx_lazy_end), a NOP frame after them asks for it */
+int hxb_ask_ack(hxb_peer_t *p)
+{
+    hxb_op_t *op;
+
+    if (!hxb_tx_lazy_take(p)) {
+        return 0;
+    }
+    if (!(op = hxb_op_new(p, OP_NOP))) {
+        return -1;
+    }
+    hxb_op_enqueue(p, op);
+    return 0;
 }
 
 void hxb_peer_set_owner(hxb_peer_t *p, void *owner)

@@ -248,6 +248,40 @@ static int tx_window_open_after(hxb_peer_t *p, uint32_t seq, int r)
     return open;
 }
 
+/* May the last frame of a burst (seq, on rail r) leave without asking for
+ * a prompt ack (HXB_F_MORE, PROTOCOL.md 8.4)? When nothing waits on the
+ * acks: no completion of a frame sent (an eager message by copy has none)
+ * or of this one, no flush, no fence (they ask: hxb_ask_ack), windows wide
+ * open (half the sequence window free, a rail with room for the next
+ * frame). The receiver then acks with its next frame to us or within its
+ * ACK delay: one ACK instead of one per message where the answer goes
+ * elsewhere (NAS CG on 8 ranks: 1 000-1 400 ACKs per rank and run, 30). */
+static int tx_lazy_end(hxb_peer_t *p, const hxb_txslot_t *s, uint32_t seq, int r)
+{
+    const hxb_hdr_t *h = (const hxb_hdr_t *)s->hb;
+
+    return p->e->cfg.lazy_acks && s->state == TX_QUEUED && h->kind != HXB_K_NOP &&
+           !(p->tx.comp_wait && !hxb_seq_lt(p->tx.comp_seq, p->tx.una)) &&
+           !hxb_ops_flush_waits(p) && p->tx.next - p->tx.una < HXB_WIN(p) / 2 &&
+           tx_window_open_after(p, seq, r);
+}
+
+/* frames in flight of which an ack is on its way soon (a burst asked) */
+int hxb_tx_awaits_ack(const hxb_peer_t *p)
+{
+    return p->tx.una != p->tx.push && !p->tx.lazy;
+}
+
+/* Frames in flight whose burst did not ask for a prompt ack, which
+ * something now waits on: clears the mark, the caller asks (hxb_ask_ack) */
+int hxb_tx_lazy_take(hxb_peer_t *p)
+{
+    int lazy = p->tx.lazy && p->tx.una != p->tx.push;
+
+    p->tx.lazy = 0;
+    return lazy;
+}
+
 /* Does a frame of len bytes to p on rail r go by UDP straight to the peer,
  * so in its short form if it has one (PROTOCOL.md 3.1)? Not to a relay,
  * which routes by the full header; not raw, which has no room in front. */
@@ -344,11 +378,20 @@ static void tx_send(hxb_peer_t *p, uint32_t seq, hxb_txslot_t *s, int r)
      * tx_asking), and every retransmission ask for an ack as soon as the
      * peer's queues drain (PROTOCOL.md 8.4). */
     behind = s->state == TX_QUEUED && (seq + 1 != p->tx.next || hxb_ops_queued(p));
+    if (s->state == TX_QUEUED && s->comp) {
+        p->tx.comp_wait = 1;     /* its completion waits for its ack */
+        p->tx.comp_seq = seq;
+    }
     p->tx.bursting = 1;
     if (behind && (tx_window_open_after(p, seq, r) || tx_asking(p))) {
         h->flags |= HXB_F_MORE;
+    } else if (!behind && tx_lazy_end(p, s, seq, r)) {
+        p->tx.bursting = 0;      /* the burst ends; its ack may come later */
+        p->tx.lazy = 1;
+        h->flags |= HXB_F_MORE;
     } else {
         p->tx.bursting = 0;      /* the burst ends: the peer acks at once */
+        p->tx.lazy = 0;
         h->flags &= (uint8_t)~HXB_F_MORE;
         if (behind) {
             p->tx.asking = 1;    /* the windows closed: this frame asks */
@@ -469,7 +512,9 @@ hxb_txslot_t *hxb_tx_slot_new(hxb_peer_t *p, unsigned kind, unsigned flags,
     hxb_tx_hdr(p, h, kind, ext_len + payload);
     h->flags = (uint8_t)(flags | HXB_F_SEQ);
     h->seq = p->tx.next++;
-    memcpy(h + 1, ext, ext_len);
+    if (ext_len) {
+        memcpy(h + 1, ext, ext_len);
+    }
     s->hb_len = (uint8_t)(sizeof(*h) + ext_len);
     s->state = TX_QUEUED;
     s->retx = 0;

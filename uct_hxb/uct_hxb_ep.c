@@ -544,6 +544,9 @@ static ucs_status_t uct_hxb_ep_fence_nolock(uct_ep_h tl_ep, unsigned flags)
     uct_hxb_ep_t *ep = ucs_derived_of(tl_ep, uct_hxb_ep_t);
 
     ep->fence = !hxb_peer_tx_idle(ep->peer);
+    if (ep->fence && hxb_ask_ack(ep->peer) < 0) {
+        return UCS_ERR_NO_MEMORY;
+    }
     return UCS_OK;
 }
 

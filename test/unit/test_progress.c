@@ -258,6 +258,71 @@ START_TEST(test_posts_leave_while_caller_computes)
 }
 END_TEST
 
+/* A message by copy, which nothing waits on, does not ask for a prompt
+ * ACK: B acks it with its next frame to A or within its ACK delay (1 ms),
+ * not on draining its queue as before. A flush after it asks (a NOP
+ * frame) and completes without that wait; UCX_HXB_LAZY_ACKS=n asks at
+ * once as before. */
+static void lazy_one(int prompt, uint64_t *b_acks, comp_t *fl, int *flushed)
+{
+    opts_t o = {.nrails = 1, .csum = 1, .prompt_acks = prompt};
+    uint64_t acks0;
+    double t0;
+    int i;
+
+    world_init(&o);
+    plan_am(&W.a, 21, 0);
+    W.a.plan_len[20] = 64;
+    warm_up(20);
+    pump_n(100);                        /* A's last frames acked: idle */
+    W.a.plan_n = 21;
+    acks0 = hxb_engine_stats(W.b.e)->acks_sent;
+    t0 = now_sec();
+    ck_assert_int_eq(send_next(&W.a), 1);
+    for (i = 0; i < 10; i++) {
+        hxb_engine_progress(W.b.e);
+    }
+    ck_assert_uint_eq(W.b.am_rcvd, 21);
+    *b_acks = now_sec() - t0 < 0.5e-3 ? hxb_engine_stats(W.b.e)->acks_sent - acks0 : 99;
+    ck_assert_int_eq(hxb_flush(W.a.peer, fl), HXB_INPROGRESS);
+    t0 = now_sec();
+    for (i = 0; i < 20; i++) {          /* a few passes: well within 1 ms */
+        hxb_engine_progress(W.a.e);
+        hxb_engine_progress(W.b.e);
+    }
+    *flushed = now_sec() - t0 < 0.5e-3 ? fl->count : 99;
+    finish_am();
+    ck_assert_int_eq(fl->count, 1);
+    teardown();
+}
+
+START_TEST(test_lazy_acks)
+{
+    comp_t fl = {0}, fl_prompt = {0};
+    uint64_t acks, acks_prompt;
+    int flushed, flushed_prompt;
+
+    lazy_one(0, &acks, &fl, &flushed);
+    lazy_one(1, &acks_prompt, &fl_prompt, &flushed_prompt);
+    if (acks != 99) {                   /* B's passes took less than 0.5 ms */
+        ck_assert_msg(acks == 0, "B acked a message nothing waits on at once");
+    }
+    if (acks_prompt != 99) {
+        ck_assert_msg(acks_prompt == 1, "B sent %lu ACKs with prompt acks",
+                      (unsigned long)acks_prompt);
+    }
+    if (flushed != 99) {
+        ck_assert_msg(flushed == 1, "a flush after a lazy burst waited for the ACK delay");
+    }
+#ifdef HXB_VIRTUAL_CLOCK
+    ck_assert_msg(acks == 0 && acks_prompt == 1, "%lu and %lu ACKs",
+                  (unsigned long)acks, (unsigned long)acks_prompt);
+    ck_assert_msg(flushed == 1 && flushed_prompt == 1, "flushed: %d, %d", flushed,
+                  flushed_prompt);
+#endif
+}
+END_TEST
+
 /* Both ends are off the CPU for longer than the peer timeout (a busy node:
  * neither runs, neither's idle tick either) while A has a frame out. A's
  * first pass back must not fail B for a silence A did not listen to: B
@@ -690,6 +755,7 @@ int main(void)
     tcase_add_test(tc, test_post_gap_not_resent);
     tcase_add_test(tc, test_post_to_idle_peer_leaves_at_once);
     tcase_add_test(tc, test_posts_leave_while_caller_computes);
+    tcase_add_test(tc, test_lazy_acks);
     tcase_add_test(tc, test_back_from_away_not_failed);
     tcase_add_test(tc, test_busy_peer_waited_for);
     tcase_add_test(tc, test_busy_polling_peer_lost_frame_resent);

@@ -254,6 +254,7 @@ void world_init(const opts_t *o)
         ca.cc_target = o->cc_target < 0 ? 0 : o->cc_target;
     }
     ca.send_at_once = !o->held;
+    ca.lazy_acks = !o->prompt_acks;
     if (o->train_cost) {
         ca.train_cost = o->train_cost < 0 ? 0 : o->train_cost;
     }

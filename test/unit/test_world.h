@@ -125,6 +125,8 @@ typedef struct opts {
                                    * pass too (UCX_HXB_SEND_AT_ONCE=n) */
     double           rail_speed;  /* bytes/s every rail says; 0: 1 Gbit/s */
     double           train_cost;  /* UCX_HXB_TRAIN_COST; 0: default; < 0: 0 */
+    int              prompt_acks; /* every burst asks for a prompt ACK
+                                   * (UCX_HXB_LAZY_ACKS=n) */
 } opts_t;
 
 /* A and B, with o->nrails rail pairs, each knowing the other (unless
