@@ -255,7 +255,7 @@ static int tx_window_open_after(hxb_peer_t *p, uint32_t seq, int r)
  * open (half the sequence window free, a rail with room for the next
  * frame). The receiver then acks with its next frame to us or within its
  * ACK delay: one ACK instead of one per message where the answer goes
- * elsewhere (NAS CG on 8 ranks: 1 000-1 400 ACKs per rank and run, 30). */
+ * elsewhere (NAS CG on 8 ranks: 1 000-1 400 ACKs per rank and run, 11-79). */
 static int tx_lazy_end(hxb_peer_t *p, const hxb_txslot_t *s, uint32_t seq, int r)
 {
     const hxb_hdr_t *h = (const hxb_hdr_t *)s->hb;
