@@ -550,21 +550,6 @@ void hxb_tx_slot_release(hxb_peer_t *p, hxb_txslot_t *s, int status)
     }
 }
 
-/* A short burst - a message of a few frames, such as an MPI eager message
- * of 28 KB (4 frames at MTU 9000) - goes whole on one rail, the next such
- * burst on the next rail. Striped frame by frame it took a send and a
- * receive system call and a trip through each kernel per frame, instead
- * of one UDP GSO train and one GRO receive, and arrived out of order: NAS
- * CG's exchanges ran 1.5x btl tcp's time over 6 rails, level over 1 rail
- * (doc/RESULTS.md). Longer bursts stripe frame by frame as before: their
- * time on the wire is what striping shortens (UCX_HXB_TRAIN_MAX, 0: every
- * burst). */
-/* The rail for the frames numbered and not pushed, or -1 (stripe them):
- * the least loaded usable rail with room, ties taken in turn after the
- * last short burst's rail. A rail with room for fewer than all of them
- * (a path in slow start: 2 frames) takes what it can, the rest stripe;
- * requiring room for all would leave a rail never used in slow start
- * forever. */
 /* bytes of the frames numbered and not pushed, summed until past limit */
 static size_t tx_numbered_bytes(const hxb_peer_t *p, size_t limit)
 {
@@ -603,6 +588,21 @@ static int tx_turn_pick(hxb_peer_t *p, uint32_t mask, unsigned add)
     return pick;
 }
 
+/* A short burst - a message of a few frames, such as an MPI eager message
+ * of 28 KB (4 frames at MTU 9000) - goes whole on one rail, the next such
+ * burst on the next rail. Striped frame by frame it took a send and a
+ * receive system call and a trip through each kernel per frame, instead
+ * of one UDP GSO train and one GRO receive, and arrived out of order: NAS
+ * CG's exchanges ran 1.5x btl tcp's time over 6 rails, level over 1 rail
+ * (doc/RESULTS.md). Longer bursts stripe over the rails that pay for
+ * their datagrams (tx_stripe_begin): their time on the wire is what
+ * striping shortens (UCX_HXB_TRAIN_MAX, 0: every burst). */
+/* The rail for the frames numbered and not pushed, or -1 (stripe them):
+ * the least loaded usable rail with room, ties taken in turn after the
+ * last short burst's rail. A rail with room for fewer than all of them
+ * (a path in slow start: 2 frames) takes what it can, the rest stripe;
+ * requiring room for all would leave a rail never used in slow start
+ * forever. */
 static int tx_train_rail(hxb_peer_t *p)
 {
     hxb_engine_t *e = p->e;
@@ -689,8 +689,7 @@ static void tx_stripe_begin(hxb_peer_t *p)
     /* blocks of a k-th of the burst's frames each */
     k = __builtin_popcount(pick);
     p->tx.stripe = pick;
-    p->tx.stripe_per = (unsigned)((bytes + e->frame_tx - 1) / e->frame_tx);
-    p->tx.stripe_per = (p->tx.stripe_per + k - 1) / k;
+    p->tx.stripe_per = (unsigned)((frames + k - 1) / k);
     p->tx.stripe_rail = -1;
     p->tx.stripe_left = 0;
 }
