@@ -86,7 +86,18 @@ void hxb_engine_destroy(hxb_engine_t *e)
     hxb_flushreq_t *f;
     int i;
 
-    /* the rails first: closing flushes their batches, whose iovecs point
+    /* What we received is acked before we go: a burst that did not ask
+     * for a prompt ACK (UCX_HXB_LAZY_ACKS), or one that came in just
+     * before the close, would leave its sender waiting for an ACK that
+     * never comes, and failing us after the peer timeout while it still
+     * runs (an MPI rank finalizing after its last peer has). */
+    e->now = hxb_now();
+    for (p = e->active; p; p = p->anext) {
+        if (!p->failed && hxb_ack_owed_count(p)) {
+            hxb_ack_send(p);
+        }
+    }
+    /* the rails next: closing flushes their batches, whose iovecs point
      * into the peers' slots */
     for (i = 0; i < e->nrails; i++) {
         e->rails[i]->ops->close(e->rails[i]);

@@ -256,5 +256,7 @@ int  hxb_engine_peers(const hxb_engine_t *e, hxb_peer_info_t *info, int max);
 /* a state dump: engine, rails, and each peer's windows, queues and paths,
  * as text (for a person reading it, no stable format) */
 void hxb_engine_dump(const hxb_engine_t *e, FILE *f);
+/* the same of one peer (what a failure report shows) */
+void hxb_peer_dump(const hxb_peer_t *p, FILE *f);
 
 #endif

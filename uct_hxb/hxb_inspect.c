@@ -85,8 +85,14 @@ static void dump_peer(const hxb_engine_t *e, const hxb_peer_t *p, FILE *f)
             "ring %u slots%s\n", p->tx.next, p->tx.push, p->tx.una,
             hxb_peer_unacked(p), p->tx.inflight, p->tx.cap,
             p->tx.bursting ? ", bursting" : "");
-    fprintf(f, "  rx: next %u hi %u; acks owed %u (dups %u)\n", p->rx.next,
-            p->rx.hi, p->ack.unacked, p->ack.dups);
+    fprintf(f, "  tx burst:%s%s%s%s%s; acks carried %u\n",
+            p->tx.lazy ? " lazy" : "", p->tx.asking ? " asking" : "",
+            p->tx.comp_wait ? " completion" : "", p->busy ? " peer busy" : "",
+            hxb_tx_awaits_ack(p) ? " awaits ack" : "", p->tx.acks_carried);
+    fprintf(f, "  rx: next %u hi %u; acks owed %u (dups %u, owed now %u, seen %u%s%s, "
+            "due in %.3f ms)\n", p->rx.next, p->rx.hi, p->ack.unacked, p->ack.dups,
+            hxb_ack_owed_count(p), p->ack.carried_seen, p->ack.drained ? ", drained" : "",
+            p->ack.now ? ", now" : "", p->ack.due > 0 ? (p->ack.due - e->now) * 1e3 : 0);
     for (fl = p->ops.flushes; fl; fl = fl->next) {
         nfl++;
     }
@@ -113,6 +119,11 @@ static void dump_peer(const hxb_engine_t *e, const hxb_peer_t *p, FILE *f)
                 p->loss.path[r].srtt * 1e6,
                 (p->loss.suspect >> r) & 1 ? " SUSPECT" : "");
     }
+}
+
+void hxb_peer_dump(const hxb_peer_t *p, FILE *f)
+{
+    dump_peer(p->e, p, f);
 }
 
 void hxb_engine_dump(const hxb_engine_t *e, FILE *f)

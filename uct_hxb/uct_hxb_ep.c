@@ -714,8 +714,9 @@ void uct_hxb_ep_peer_failed(uct_hxb_iface_t *iface, hxb_peer_t *peer)
         if (ep->peer == peer) {
             if (!said++) {
                 ucs_error("hxb: peer node %u proc %u failed: it acknowledged nothing "
-                          "for UCX_HXB_PEER_TIMEOUT and did not say it was busy",
-                          ep->node, ntohs(ep->proc));
+                          "for UCX_HXB_PEER_TIMEOUT and did not say it was busy; "
+                          "our side of it:", ep->node, ntohs(ep->proc));
+                hxb_peer_dump(peer, stderr);   /* did frames of it still come? */
             }
             uct_iface_handle_ep_err(&iface->super.super, &ep->super.super,
                                     UCS_ERR_ENDPOINT_TIMEOUT);

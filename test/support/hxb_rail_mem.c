@@ -32,7 +32,8 @@ typedef struct mem_queue {
 
 typedef struct hxb_rail_mem {
     hxb_rail_t           super;
-    struct hxb_rail_mem *peer;
+    struct hxb_rail_mem *peer;       /* NULL once the other end closed */
+    uint8_t              peer_mac[6];   /* its frames' source, also then */
     mem_queue_t          in[HXB_RAIL_LANES]; /* frames for this rail to receive */
     mem_frame_t         *held;            /* reordering: frame held back     */
     struct {                              /* batch (f.batch): sends to come  */
@@ -133,7 +134,7 @@ static int mem_xmit(hxb_rail_t *r, const hxb_raddr_t *dst,
     int i;
 
     (void)dst;
-    if (m->down) {
+    if (m->down || !m->peer) {      /* or the other end closed */
         r->stats.tx_errors++;
         return 0; /* like a dead link: the frame vanishes */
     }
@@ -263,7 +264,7 @@ static int mem_recv(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
         *mem_stall(m) = 0;
     }
     memset(&src, 0, sizeof(src));
-    memcpy(src.mac, m->peer->super.mac, 6);
+    memcpy(src.mac, m->peer_mac, 6);
     for (lane = 0; lane < HXB_RAIL_LANES; lane++) {   /* lane 0 first */
         mem_queue_t *in = &m->in[lane];
 
@@ -294,7 +295,7 @@ static int mem_peek(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
         return 0;
     }
     memset(&src, 0, sizeof(src));
-    memcpy(src.mac, m->peer->super.mac, 6);
+    memcpy(src.mac, m->peer_mac, 6);
     for (lane = 0; lane < HXB_RAIL_LANES; lane++) {
         mem_queue_t *in = &m->in[lane];
 
@@ -372,6 +373,8 @@ int hxb_rail_mem_pair(size_t mtu, const hxb_mem_faults_t *faults,
         m->super.net_id = next_mac;      /* the pair shares a "switch" */
         m->super.mac[0] = 2;
         m->super.mac[5] = (uint8_t)(next_mac * 2 + i);
+        both[1 - i]->peer_mac[0] = 2;
+        both[1 - i]->peer_mac[5] = m->super.mac[5];
         m->super.ip = 1;                  /* looks addressable to the engine */
         m->super.port = 1;
         if (faults) {

@@ -323,6 +323,38 @@ START_TEST(test_lazy_acks)
 }
 END_TEST
 
+/* B reads A's last message, which asked for no prompt ACK, and closes
+ * before its ACK delay is up (an MPI rank that finalizes right after its
+ * last receive): the close acks it. Before, A waited for an ACK that never
+ * came and failed B after its peer timeout, while A still ran (Open MPI 5,
+ * t64 in CI, with UCX_HXB_LAZY_ACKS=y). */
+START_TEST(test_close_acks_what_came)
+{
+    opts_t o = {.nrails = 1, .csum = 1};
+    double t0;
+
+    world_init(&o);
+    plan_am(&W.a, 21, 0);
+    W.a.plan_len[20] = 64;
+    warm_up(20);
+    pump_n(100);                        /* A's last frames acked: idle */
+    W.a.plan_n = 21;
+    t0 = now_sec();
+    ck_assert_int_eq(send_next(&W.a), 1);
+    hxb_engine_progress(W.b.e);
+    hxb_engine_progress(W.b.e);
+    ck_assert_uint_eq(W.b.am_rcvd, 21);
+    if (now_sec() - t0 < 0.5e-3) {      /* B's ACK delay not up: none sent */
+        ck_assert(!hxb_peer_tx_idle(W.a.peer));
+    }
+    hxb_engine_destroy(W.b.e);
+    W.b.e = NULL;
+    hxb_engine_progress(W.a.e);
+    ck_assert_msg(hxb_peer_tx_idle(W.a.peer), "B closed without acking what it read");
+    teardown();
+}
+END_TEST
+
 /* Both ends are off the CPU for longer than the peer timeout (a busy node:
  * neither runs, neither's idle tick either) while A has a frame out. A's
  * first pass back must not fail B for a silence A did not listen to: B
@@ -756,6 +788,7 @@ int main(void)
     tcase_add_test(tc, test_post_to_idle_peer_leaves_at_once);
     tcase_add_test(tc, test_posts_leave_while_caller_computes);
     tcase_add_test(tc, test_lazy_acks);
+    tcase_add_test(tc, test_close_acks_what_came);
     tcase_add_test(tc, test_back_from_away_not_failed);
     tcase_add_test(tc, test_busy_peer_waited_for);
     tcase_add_test(tc, test_busy_polling_peer_lost_frame_resent);
