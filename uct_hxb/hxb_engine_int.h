@@ -331,6 +331,8 @@ struct hxb_peer {
     double         last_rx;        /* last frame accepted from the peer     */
     /* its life (hxb_peer_life.c) */
     int            failed;
+    uint32_t       failed_unacked; /* frames in flight to it, and reads,   */
+    unsigned       failed_gets;    /* when it failed (for the report)       */
     double         busy_at;        /* its last frame saying it is busy      */
     int            busy;           /* ... and no frame since said otherwise */
     double         busy_probe_at;  /* our last resend to it while busy       */

@@ -81,6 +81,11 @@ static void dump_peer(const hxb_engine_t *e, const hxb_peer_t *p, FILE *f)
             p->failed ? " FAILED" : "", p->busy ? " busy" : "",
             p->active ? " active" : "", p->rail_mask, p->loss.suspect,
             p->last_rx ? e->now - p->last_rx : -1.0);
+    if (p->failed) {
+        fprintf(f, "  failed with %u frames unacked and %u reads pending; its last ack "
+                "of new frames %.3f s before\n", p->failed_unacked, p->failed_gets,
+                e->now - p->last_ack_progress);
+    }
     fprintf(f, "  tx: next %u push %u una %u (unacked %u, in flight %u) "
             "ring %u slots%s\n", p->tx.next, p->tx.push, p->tx.una,
             hxb_peer_unacked(p), p->tx.inflight, p->tx.cap,

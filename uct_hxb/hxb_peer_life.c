@@ -25,6 +25,8 @@ static void life_fail(hxb_peer_t *p)
     hxb_engine_t *e = p->e;
 
     p->failed = 1;
+    p->failed_unacked = p->tx.next - p->tx.una;   /* failing releases them */
+    p->failed_gets = p->gets_pending;
     e->stats.peers_failed++;
     hxb_peer_fail_all(p, HXB_E_PEER);
     if (e->cb.peer_failed) {

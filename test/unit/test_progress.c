@@ -258,6 +258,18 @@ START_TEST(test_posts_leave_while_caller_computes)
 }
 END_TEST
 
+/* A and B warmed up by 20 messages, all acked; A's 21st, 64 bytes, is
+ * planned and not sent */
+static void last_message_ready(const opts_t *o)
+{
+    world_init(o);
+    plan_am(&W.a, 21, 0);
+    W.a.plan_len[20] = 64;
+    warm_up(20);
+    pump_n(100);                        /* A's last frames acked: idle */
+    W.a.plan_n = 21;
+}
+
 /* A message by copy, which nothing waits on, does not ask for a prompt
  * ACK: B acks it with its next frame to A or within its ACK delay (1 ms),
  * not on draining its queue as before. A flush after it asks (a NOP
@@ -270,12 +282,7 @@ static void lazy_one(int prompt, uint64_t *b_acks, comp_t *fl, int *flushed)
     double t0;
     int i;
 
-    world_init(&o);
-    plan_am(&W.a, 21, 0);
-    W.a.plan_len[20] = 64;
-    warm_up(20);
-    pump_n(100);                        /* A's last frames acked: idle */
-    W.a.plan_n = 21;
+    last_message_ready(&o);
     acks0 = hxb_engine_stats(W.b.e)->acks_sent;
     t0 = now_sec();
     ck_assert_int_eq(send_next(&W.a), 1);
@@ -333,12 +340,7 @@ START_TEST(test_close_acks_what_came)
     opts_t o = {.nrails = 1, .csum = 1};
     double t0;
 
-    world_init(&o);
-    plan_am(&W.a, 21, 0);
-    W.a.plan_len[20] = 64;
-    warm_up(20);
-    pump_n(100);                        /* A's last frames acked: idle */
-    W.a.plan_n = 21;
+    last_message_ready(&o);
     t0 = now_sec();
     ck_assert_int_eq(send_next(&W.a), 1);
     hxb_engine_progress(W.b.e);
