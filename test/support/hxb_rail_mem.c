@@ -222,7 +222,11 @@ static int mem_flush(hxb_rail_t *r)
     m->nbq = 0;
 
     if (m->held) {              /* never hold a frame across a flush forever */
-        mem_enqueue(m->peer, m->held);
+        if (m->peer) {
+            mem_enqueue(m->peer, m->held);
+        } else {
+            free(m->held);      /* the other end closed meanwhile */
+        }
         m->held = NULL;
     }
     return 0;
@@ -314,11 +318,12 @@ static int mem_peek(hxb_rail_t *r, hxb_rx_cb_t cb, void *arg, int max)
 static long mem_backlog(hxb_rail_t *r)
 {
     hxb_rail_mem_t *m = (hxb_rail_mem_t *)r;
-    double q = m->peer->busy_until - hxb_now();
+    double q;
 
-    if (m->f.rate <= 0 || m->f.no_backlog) {
+    if (m->f.rate <= 0 || m->f.no_backlog || !m->peer) {
         return -1;
     }
+    q = m->peer->busy_until - hxb_now();
     return q > 0 ? (long)(q * m->f.rate) : 0;
 }
 
