@@ -94,10 +94,14 @@ static void dump_peer(const hxb_engine_t *e, const hxb_peer_t *p, FILE *f)
             p->tx.lazy ? " lazy" : "", p->tx.asking ? " asking" : "",
             p->tx.comp_wait ? " completion" : "", p->busy ? " peer busy" : "",
             hxb_tx_awaits_ack(p) ? " awaits ack" : "", p->tx.acks_carried);
-    fprintf(f, "  rx: next %u hi %u; acks owed %u (dups %u, owed now %u, seen %u%s%s, "
-            "due in %.3f ms)\n", p->rx.next, p->rx.hi, p->ack.unacked, p->ack.dups,
-            hxb_ack_owed_count(p), p->ack.carried_seen, p->ack.drained ? ", drained" : "",
-            p->ack.now ? ", now" : "", p->ack.due > 0 ? (p->ack.due - e->now) * 1e3 : 0);
+    fprintf(f, "  rx: next %u hi %u; %u frames since our last ACK, %u still owed one "
+            "(a frame of ours carries the others'; dups %u%s%s)", p->rx.next, p->rx.hi,
+            p->ack.unacked, hxb_ack_owed_count(p), p->ack.dups,
+            p->ack.drained ? ", burst ended" : "", p->ack.now ? ", ack at once" : "");
+    if (hxb_ack_owed_count(p)) {
+        fprintf(f, ", due in %.3f ms", (p->ack.due - e->now) * 1e3);
+    }
+    fputc('\n', f);
     for (fl = p->ops.flushes; fl; fl = fl->next) {
         nfl++;
     }

@@ -8,6 +8,8 @@
 #include "hxb_route.h"
 
 #include <arpa/inet.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <uct/base/uct_iov.inl>
 
 static UCS_F_ALWAYS_INLINE ucs_status_t uct_hxb_status(long ret)
@@ -702,6 +704,24 @@ void uct_hxb_ep_peer_reset(uct_hxb_iface_t *iface, hxb_peer_t *peer)
     }
 }
 
+/* the failure, with our side of the peer (did its frames still come?),
+ * as one message where UCX logs */
+static void uct_hxb_ep_report_failure(const uct_hxb_ep_t *ep, const hxb_peer_t *peer)
+{
+    char *state = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&state, &len);
+
+    if (f) {
+        hxb_peer_dump(peer, f);
+        fclose(f);
+    }
+    ucs_error("hxb: peer node %u proc %u failed: it acknowledged nothing for "
+              "UCX_HXB_PEER_TIMEOUT and did not say it was busy; our side of it:\n%s",
+              ep->node, ntohs(ep->proc), state ? state : "(no memory for it)\n");
+    free(state);
+}
+
 /* Said once per peer, whoever uses us: under UCP with no error handling
  * an endpoint error can leave no trace (an eager send had completed
  * locally), and a job then hangs or fails far from the cause. */
@@ -713,10 +733,7 @@ void uct_hxb_ep_peer_failed(uct_hxb_iface_t *iface, hxb_peer_t *peer)
     ucs_list_for_each_safe(ep, tmp, &iface->eps, list) {
         if (ep->peer == peer) {
             if (!said++) {
-                ucs_error("hxb: peer node %u proc %u failed: it acknowledged nothing "
-                          "for UCX_HXB_PEER_TIMEOUT and did not say it was busy; "
-                          "our side of it:", ep->node, ntohs(ep->proc));
-                hxb_peer_dump(peer, stderr);   /* did frames of it still come? */
+                uct_hxb_ep_report_failure(ep, peer);
             }
             uct_iface_handle_ep_err(&iface->super.super, &ep->super.super,
                                     UCS_ERR_ENDPOINT_TIMEOUT);
