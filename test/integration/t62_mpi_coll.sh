@@ -58,11 +58,14 @@ mpi() {
     grep -q "hxb_mpi_coll: ok" "$LOG/$name" || fail "$name: no verdict"
     note "$name: $(grep -h 'hxb_mpi_coll: ok' "$LOG/$name" | sed 's/hxb_mpi_coll: ok: //')"
 }
+# T62_OB1_ARGS: more mpirun arguments for every ob1 run (a soak of one
+# setting, e.g. "--mca btl_hxb_lazy_acks y")
 ob1() {
     local name=$1 np=$2; shift 2
+    # shellcheck disable=SC2086
     mpi "$name" -np "$np" --mca pml ob1 --mca btl hxb,self,vader \
         --mca btl_hxb_uct_module "$HXB_LIB" --mca btl_hxb_topo "$TOPO" \
-        --mca btl_hxb_job_key $KEY "$@"
+        --mca btl_hxb_job_key $KEY ${T62_OB1_ARGS:-} "$@"
 }
 # UCX_HXB_PEER_TIMEOUT 30 s: 16 ranks of 3-4 threads each on CI's 2 cores;
 # one Open MPI 5 run (stop 35) had a live rank go 10 s without a word (no
@@ -116,8 +119,15 @@ ob1 ob1_coll_named "$NP" sh -c "UCX_HXB_NODE=\$(hostname) exec $top/hxb-mpi-coll
 stats ob1_coll_named "$NP" 1
 PIECES=(--mca coll_hxb_allreduce_rsag_min 0 --mca coll_hxb_segsize 40 --mca coll_hxb_alltoall_direct_min 0
         --mca coll_hxb_allgather_pieces_min 1)
-ob1 ob1_coll_pieces "$NP" "${PIECES[@]}" "$top/hxb-mpi-coll" -p
-stats ob1_coll_pieces "$NP" 1
+# T62_PIECES_REPEAT=N: this run N times (a soak; with lazy ACKs, before a
+# closing process acked what it read, 3 runs in 48 failed a finished
+# peer after the peer timeout: doc/RESULTS.md)
+for ((k = 1; k <= ${T62_PIECES_REPEAT:-1}; k++)); do
+    n=ob1_coll_pieces
+    [ "$k" = 1 ] || n=ob1_coll_pieces_$k
+    ob1 "$n" "$NP" "${PIECES[@]}" "$top/hxb-mpi-coll" -p
+    stats "$n" "$NP" 1
+done
 ob1 ob1_coll_pieces_1pn "$NODES" "${PIECES[@]}" "$top/hxb-mpi-coll" -b
 stats ob1_coll_pieces_1pn "$NODES" 1
 # the same collectives under 1 % loss on every rail (defaults: Alltoall's
