@@ -119,9 +119,8 @@ ob1 ob1_coll_named "$NP" sh -c "UCX_HXB_NODE=\$(hostname) exec $top/hxb-mpi-coll
 stats ob1_coll_named "$NP" 1
 PIECES=(--mca coll_hxb_allreduce_rsag_min 0 --mca coll_hxb_segsize 40 --mca coll_hxb_alltoall_direct_min 0
         --mca coll_hxb_allgather_pieces_min 1)
-# T62_PIECES_REPEAT=N: this run N times (a soak; with lazy ACKs, before a
-# closing process acked what it read, 3 runs in 48 failed a finished
-# peer after the peer timeout: doc/RESULTS.md)
+# T62_PIECES_REPEAT=N: this run N times (a soak; on Open MPI 5 with lazy
+# ACKs, 1 run in 16-37 failed a peer that went silent: doc/RESULTS.md)
 for ((k = 1; k <= ${T62_PIECES_REPEAT:-1}; k++)); do
     n=ob1_coll_pieces
     [ "$k" = 1 ] || n=ob1_coll_pieces_$k
