@@ -73,7 +73,7 @@ static unsigned opq_len(const hxb_opq_t *q)
 static void dump_peer(const hxb_engine_t *e, const hxb_peer_t *p, FILE *f)
 {
     const hxb_flushreq_t *fl;
-    unsigned nfl = 0;
+    unsigned nfl = 0, owed = hxb_ack_owed_count(p);
     int r, q;
 
     fprintf(f, "peer %u.%u epoch 0x%08x%s%s%s rails 0x%x suspect 0x%x "
@@ -90,15 +90,15 @@ static void dump_peer(const hxb_engine_t *e, const hxb_peer_t *p, FILE *f)
             "ring %u slots%s\n", p->tx.next, p->tx.push, p->tx.una,
             hxb_peer_unacked(p), p->tx.inflight, p->tx.cap,
             p->tx.bursting ? ", bursting" : "");
-    fprintf(f, "  tx burst:%s%s%s%s%s; acks carried %u\n",
+    fprintf(f, "  tx burst:%s%s%s%s; acks carried %u\n",
             p->tx.lazy ? " lazy" : "", p->tx.asking ? " asking" : "",
-            p->tx.comp_wait ? " completion" : "", p->busy ? " peer busy" : "",
+            p->tx.comp_wait ? " completion" : "",
             hxb_tx_awaits_ack(p) ? " awaits ack" : "", p->tx.acks_carried);
     fprintf(f, "  rx: next %u hi %u; %u frames since our last ACK, %u still owed one "
             "(a frame of ours carries the others'; dups %u%s%s)", p->rx.next, p->rx.hi,
-            p->ack.unacked, hxb_ack_owed_count(p), p->ack.dups,
+            p->ack.unacked, owed, p->ack.dups,
             p->ack.drained ? ", burst ended" : "", p->ack.now ? ", ack at once" : "");
-    if (hxb_ack_owed_count(p)) {
+    if (owed) {
         fprintf(f, ", due in %.3f ms", (p->ack.due - e->now) * 1e3);
     }
     fputc('\n', f);
