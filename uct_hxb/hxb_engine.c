@@ -19,7 +19,7 @@ void hxb_engine_cfg_default(hxb_engine_cfg_t *c)
     c->rto_init = 20e-3;
     c->rack = 1;
     c->send_at_once = 1;
-    c->lazy_acks = 0;
+    c->lazy_acks = 1;
     c->short_frames = 1;
     c->train_max = 32768;
     c->train_cost = 10e-6;

@@ -10,9 +10,13 @@ case $(ucx_perftest -h 2>&1 </dev/null || true) in *"-P <0|1>"*) PERFTEST="ucx_p
 
 # host_note before|after: the host's memory bandwidth now, which other
 # tenants of this VM's host share (doc/RESULTS.md, "The slow mode"), and
-# before the runs the testbed's checksum mode (contrib/testbed/README.md)
+# before the runs the testbed's checksum mode, GRO, and the kernel's
+# autogroups, which the testbed turns off while up where the kernel has them
+# (contrib/testbed/README.md)
 host_note() {
-    [ "$1" != before ] || echo "# testbed checksums: ${HXB_TESTBED_CSUM:-hw}, GRO: ${HXB_TESTBED_GRO:-off} (contrib/testbed/README.md)"
+    local ag=none
+    [ ! -e /proc/sys/kernel/sched_autogroup_enabled ] || ag=off
+    [ "$1" != before ] || echo "# testbed checksums: ${HXB_TESTBED_CSUM:-hw}, GRO: ${HXB_TESTBED_GRO:-off}, autogroups: $ag (contrib/testbed/README.md)"
     [ ! -x "$top/hxb-membw" ] || echo "# host memory bandwidth $1: $("$top/hxb-membw" 1)"
 }
 
