@@ -59,7 +59,7 @@ mpi() {
     note "$name: $(grep -h 'hxb_mpi_coll: ok' "$LOG/$name" | sed 's/hxb_mpi_coll: ok: //')"
 }
 # T62_OB1_ARGS: more mpirun arguments for every ob1 run (a soak of one
-# setting, e.g. "--mca btl_hxb_lazy_acks y")
+# setting, e.g. "--mca btl_hxb_lazy_acks n")
 ob1() {
     local name=$1 np=$2; shift 2
     # shellcheck disable=SC2086
@@ -121,8 +121,9 @@ ob1 ob1_coll_named "$NP" sh -c "UCX_HXB_NODE=\$(hostname) exec $top/hxb-mpi-coll
 stats ob1_coll_named "$NP" 1
 PIECES=(--mca coll_hxb_allreduce_rsag_min 0 --mca coll_hxb_segsize 40 --mca coll_hxb_alltoall_direct_min 0
         --mca coll_hxb_allgather_pieces_min 1)
-# T62_PIECES_REPEAT=N: this run N times (a soak; on Open MPI 5 with lazy
-# ACKs, 1 run in 16-37 failed a peer that went silent: doc/RESULTS.md)
+# T62_PIECES_REPEAT=N: this run N times (a soak; with the testbed's
+# autogroups on, 1 run in 16-37 on Open MPI 5 failed a peer its node's
+# starvation silenced: doc/RESULTS.md, "A silent peer was a starved node")
 for ((k = 1; k <= ${T62_PIECES_REPEAT:-1}; k++)); do
     n=ob1_coll_pieces
     [ "$k" = 1 ] || n=ob1_coll_pieces_$k
